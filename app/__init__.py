@@ -1,0 +1,1 @@
+"""Triadic application: composition of the GUI (window, document, controllers) and the CLI."""

@@ -1,0 +1,246 @@
+"""The one typed event vocabulary of a run.
+
+Every step of a run is announced as a frozen event. The live GUI, the trace store, replay and
+export all consume this one stream; nothing else describes a run.
+
+Invariants:
+- events are immutable (`frozen=True`) and carry `run_id`, a per-run monotonically increasing
+  `seq`, `ts` (seconds since the run started, from a monotonic clock), the `span_id` they belong to
+  and that span's `parent_id` (run → node execution → LLM / tool call);
+- `to_record` / `event_from_record` round-trip every event through plain JSON-able dicts; this
+  is the only serialization of events (store, export and replay all use it);
+- events never carry secrets: requests are recorded without API keys or auth headers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar, Literal
+
+NodeState = Literal["queued", "running", "waiting", "done", "failed", "skipped", "cancelled"]
+RunStatus = Literal["running", "succeeded", "failed", "cancelled", "budget_exceeded", "interrupted"]
+Decision = Literal["approve", "revise", "reject"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    kind: ClassVar[str] = "event"
+    run_id: str
+    seq: int
+    ts: float
+    span_id: str | None = None
+    parent_id: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        record = asdict(self)
+        record["kind"] = self.kind
+        return record
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunStarted(Event):
+    kind: ClassVar[str] = "run_started"
+    workflow_id: str
+    workflow_name: str
+    workflow_hash: str
+    inputs: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    replay_of: str | None = None
+    fork_of: str | None = None
+    fork_at_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunFinished(Event):
+    kind: ClassVar[str] = "run_finished"
+    status: RunStatus
+    reason: str = ""
+    outputs: dict[str, Any] = field(default_factory=dict)
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NodeStateChanged(Event):
+    kind: ClassVar[str] = "node_state"
+    node_id: str
+    state: NodeState
+    attempt: int = 1
+    round: int = 0
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NodeOutput(Event):
+    """A value (artifact) a node execution produced on one of its output ports."""
+
+    kind: ClassVar[str] = "node_output"
+    node_id: str
+    port: str
+    value: Any
+    round: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanEmitted(Event):
+    kind: ClassVar[str] = "plan"
+    node_id: str
+    tasks: list[dict[str, Any]]
+    replan: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LLMCallStarted(Event):
+    kind: ClassVar[str] = "llm_started"
+    node_id: str
+    model: str
+    request: dict[str, Any]  # messages and parameters, never keys
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LLMTokenDelta(Event):
+    kind: ClassVar[str] = "llm_delta"
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LLMCallFinished(Event):
+    kind: ClassVar[str] = "llm_finished"
+    node_id: str
+    model: str
+    content: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    error: str | None = None
+    error_type: str | None = None
+    response: dict[str, Any] = field(default_factory=dict)  # what replay serves back
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCallStarted(Event):
+    kind: ClassVar[str] = "tool_started"
+    node_id: str
+    tool: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCallFinished(Event):
+    kind: ClassVar[str] = "tool_finished"
+    node_id: str
+    tool: str
+    result: Any = None
+    error: str | None = None
+    latency_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryRead(Event):
+    kind: ClassVar[str] = "memory_read"
+    node_id: str
+    memory: str
+    scope: str
+    key: str
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryWritten(Event):
+    kind: ClassVar[str] = "memory_write"
+    node_id: str
+    memory: str
+    scope: str
+    key: str
+    value: Any = None
+    admitted: bool = True
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerdictIssued(Event):
+    kind: ClassVar[str] = "verdict"
+    node_id: str
+    subject_node_id: str
+    decision: Decision
+    score: float = 0.0
+    reasons: list[str] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    round: int = 0
+    artifact_seq: int | None = None  # seq of the NodeOutput event judged
+    judge_model: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BudgetUpdated(Event):
+    kind: ClassVar[str] = "budget"
+    tokens: int
+    cost_usd: float
+    elapsed_s: float
+    limits: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BudgetExceeded(Event):
+    kind: ClassVar[str] = "budget_exceeded"
+    budget: Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
+    limit: float
+    actual: float
+    node_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HumanDecisionRequested(Event):
+    kind: ClassVar[str] = "human_requested"
+    node_id: str
+    prompt: str
+    artifact: Any = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HumanDecisionMade(Event):
+    kind: ClassVar[str] = "human_decided"
+    node_id: str
+    decision: Literal["approve", "reject", "edit"]
+    edited: Any = None
+    by: str = "user"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorRaised(Event):
+    kind: ClassVar[str] = "error"
+    message: str
+    error_type: str = "Error"
+    node_id: str | None = None
+    recoverable: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogMessage(Event):
+    kind: ClassVar[str] = "log"
+    message: str
+    level: Literal["debug", "info", "warning", "error"] = "info"
+    node_id: str | None = None
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        RunStarted, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
+        LLMTokenDelta, LLMCallFinished, ToolCallStarted, ToolCallFinished, MemoryRead,
+        MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
+        HumanDecisionMade, ErrorRaised, LogMessage,
+    )
+}
+
+
+def event_from_record(record: dict[str, Any]) -> Event:
+    """Rebuild an event from `Event.to_record()` output; unknown keys are ignored."""
+    cls = EVENT_TYPES.get(str(record.get("kind")))
+    if cls is None:
+        raise ValueError(f"unknown event kind {record.get('kind')!r}")
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in record.items() if k in names})

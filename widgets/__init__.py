@@ -1,0 +1,1 @@
+"""Reusable Qt views over engine models: the canvas and the dock panels. Never imports `app`."""
