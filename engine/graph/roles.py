@@ -17,7 +17,8 @@ _MAX_TOKENS = ParamSpec("max_tokens_budget", "int", 0, "Per-node token budget (0
 _MAX_COST = ParamSpec("max_cost_usd", "float", 0.0, "Per-node cost budget in USD (0 = none)", 0.0, 1e6)
 _RETRIES = ParamSpec("retries", "int", 2, "Retries on provider errors", 0, 10)
 _TIMEOUT = ParamSpec("timeout_s", "float", 60.0, "Timeout per call in seconds", 0.1, 3600.0)
-_LLM = (_MODEL, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST)
+_SIM = ParamSpec("sim", "json", {}, "Simulated-provider settings for sim/... models: latency_ms, tokens_per_s, faults, ...")
+_LLM = (_MODEL, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST, _SIM)
 
 _FEEDBACK = PortSpec("feedback", "verdict", help="Critic or verifier verdict asking for a revision")
 
@@ -128,7 +129,8 @@ ROLES: dict[Role, RoleSpec] = {
         _spec(Role.SUBGRAPH, "Sub-graph", "A workflow file used as a node",
               inputs=(PortSpec("input", "any"),),
               outputs=(PortSpec("output", "any"),),
-              params=(ParamSpec("path", "str", "", "Workflow file (relative to this one)"),)),
+              params=(ParamSpec("path", "str", "", "Workflow file (relative to this one); empty when embedded"),
+                      ParamSpec("graph", "json", {}, "Embedded workflow (file-format dict) when no path is set"))),
     )
 }
 
