@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print JSON-line figures (not timed tests; not in the default run)."""
