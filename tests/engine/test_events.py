@@ -1,0 +1,43 @@
+"""Every event round-trips through its record, and records are plain JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.events import (
+    EVENT_TYPES,
+    LLMCallFinished,
+    NodeStateChanged,
+    RunFinished,
+    VerdictIssued,
+    event_from_record,
+)
+
+
+def test_events_round_trip_through_json_records() -> None:
+    events = [
+        NodeStateChanged(run_id="r", seq=1, ts=0.1, span_id="s1", parent_id="s0",
+                         node_id="n", state="running"),
+        LLMCallFinished(run_id="r", seq=2, ts=0.2, node_id="n", model="sim/default",
+                        content="hi", tokens_in=3, tokens_out=1, response={"content": "hi"}),
+        VerdictIssued(run_id="r", seq=3, ts=0.3, node_id="c", subject_node_id="n",
+                      decision="revise", score=0.4, reasons=["too short"], round=1),
+        RunFinished(run_id="r", seq=4, ts=0.4, status="succeeded", outputs={"result": "x"}),
+    ]
+    for event in events:
+        record = json.loads(json.dumps(event.to_record()))
+        assert event_from_record(record) == event
+
+
+def test_event_kinds_are_unique_and_unknown_kinds_are_refused() -> None:
+    assert len(EVENT_TYPES) == len({cls.kind for cls in EVENT_TYPES.values()})
+    with pytest.raises(ValueError, match="unknown event kind"):
+        event_from_record({"kind": "bogus"})
+
+
+def test_events_are_frozen() -> None:
+    event = NodeStateChanged(run_id="r", seq=1, ts=0.0, node_id="n", state="done")
+    with pytest.raises(AttributeError):
+        event.state = "failed"  # type: ignore[misc]
