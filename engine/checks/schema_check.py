@@ -1,0 +1,63 @@
+"""JSON-schema check: the subject is parsed as JSON and validated with `jsonschema`.
+
+Runs in the engine process (validation executes no subject code). Every validation error becomes a
+reason naming the JSON path where it occurred ("$.items[2].price: -1 is less than the minimum of 0").
+A schema that is not valid JSON or not a valid schema is the author's mistake: "reject".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.checks.verdict import Verdict, approve, reject, revise
+
+MAX_SUBJECT_CHARS = 8 << 20
+MAX_REASONS = 20
+
+
+def json_path(path: Any) -> str:
+    out = "$"
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def parse_subject(subject: Any) -> tuple[Any, str | None]:
+    """The subject as a JSON value: strings are parsed (code fences around them are allowed)."""
+    if not isinstance(subject, str):
+        return subject, None
+    if len(subject) > MAX_SUBJECT_CHARS:
+        return None, f"subject is {len(subject)} characters, over the {MAX_SUBJECT_CHARS} limit"
+    text = subject.strip()
+    if text.startswith("```"):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+        text = text.rsplit("```", 1)[0]
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"subject is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+
+
+def check_json_schema(expression: str, subject: Any) -> Verdict:
+    import jsonschema  # imported on first use: it pulls in referencing/attrs
+
+    try:
+        schema = json.loads(expression)
+    except json.JSONDecodeError as exc:
+        return reject(f"the schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+    try:
+        validator_cls = jsonschema.validators.validator_for(schema)
+        validator_cls.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        return reject(f"the schema itself is invalid at {json_path(exc.absolute_path)}: {exc.message}")
+    value, problem = parse_subject(subject)
+    if problem is not None:
+        return revise(problem)
+    errors = sorted(validator_cls(schema).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    if not errors:
+        return approve("the subject matches the schema")
+    reasons = [f"{json_path(e.absolute_path)}: {e.message}" for e in errors[:MAX_REASONS]]
+    if len(errors) > MAX_REASONS:
+        reasons.append(f"... and {len(errors) - MAX_REASONS} more errors")
+    return revise(*reasons)

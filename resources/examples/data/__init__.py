@@ -1,0 +1,1 @@
+"""Bundled data, loaded with importlib.resources."""

@@ -1,0 +1,30 @@
+"""StoreMemoryBackend over the real TraceStore: a write is cached until its MemoryWritten event lands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import events as ev
+from engine.memory import StoreMemoryBackend
+
+store_module = pytest.importorskip("engine.store")
+
+
+def test_write_then_event_lands_in_the_real_store(tmp_path: Path) -> None:
+    with store_module.TraceStore(tmp_path / "trace.sqlite") as store:
+        backend = StoreMemoryBackend(store)
+        backend.write("notes", "run", "run-1", "fact", {"n": 1}, node_id="mem")
+        assert backend.read("notes", "run", "run-1", "fact") == {"n": 1}
+        assert store.memory_value("notes", "run", "run-1", "fact") is None
+        with store.writer() as writer:
+            writer.append(ev.RunStarted(run_id="run-1", seq=0, ts=0.0, workflow_id="wf", workflow_name="w",
+                                        workflow_hash="h"))
+            writer.append(ev.MemoryWritten(run_id="run-1", seq=1, ts=0.1, node_id="mem", memory="notes",
+                                           scope="run", key="fact", value={"n": 1}))
+            writer.flush()
+        assert store.memory_value("notes", "run", "run-1", "fact") == {"n": 1}
+        history = StoreMemoryBackend(store).history("notes", "run", "run-1")
+        assert [(e.key, e.value, e.node_id) for e in history] == [("fact", {"n": 1}, "mem")]
+        assert [e.value for e in backend.history("notes", "run", "run-1")] == [{"n": 1}]
