@@ -47,13 +47,14 @@ class LLMResponse:
     latency_s: float = 0.0
     finish_reason: str | None = None
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    priced: bool = True  # False: no price known for the model, so cost_usd is 0 but not "free"
 
     def to_record(self) -> dict[str, Any]:
         return {
             "content": self.content, "model": self.model, "provider": self.provider,
             "tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
             "latency_s": self.latency_s, "finish_reason": self.finish_reason,
-            "tool_calls": self.tool_calls,
+            "tool_calls": self.tool_calls, "priced": self.priced,
         }
 
 

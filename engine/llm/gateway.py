@@ -1,0 +1,170 @@
+"""`Gateway`: the one async entry point for every model call, over `litellm.acompletion`.
+
+Per call: resolve the provider (`sim`, `local`, or whatever litellm infers), fetch its key
+(`KeyResolver`, never from the request), call litellm with retries (exponential backoff + jitter on
+rate limits / 5xx / connection errors / timeouts) under a per-attempt timeout, stream every delta to
+`on_delta`, take usage from the stream, and price the call: litellm's bundled price map first, then
+the user `PriceTable`; unpriced calls cost 0 with `priced=False`. `latency_s` is the wall time of
+the whole call, retries and backoff included.
+
+Invariants: litellm is imported on the first call, not at import; errors are typed `LLMError`s
+naming provider and model with any key scrubbed; the request metadata reaches only in-process
+providers (`sim`, `local`), never a remote API. If a stream breaks and is retried, `on_delta` sees
+the retried attempt's deltas again from the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from engine.llm.errors import to_llm_error
+from engine.llm.keys import KeyResolver
+from engine.llm.litellm_setup import load_litellm
+from engine.llm.local import ensure_local_model
+from engine.llm.prices import PriceTable
+from engine.llm.retry import Backoff, with_retries
+from engine.llm.sim.config import SimConfig, priced_model
+from engine.llm.types import (
+    BadRequestError,
+    DeltaCallback,
+    LLMError,
+    LLMRequest,
+    LLMResponse,
+    LLMTimeoutError,
+)
+
+IN_PROCESS_PROVIDERS = ("sim", "local")
+_NO_KEY_PLACEHOLDER = "no-key"  # OpenAI-compatible local servers (Ollama, llama.cpp, vLLM) ignore it
+
+
+class Gateway:
+    """Implements `ChatGateway` for sim/..., local/smollm2 and any litellm model id."""
+
+    def __init__(self, *, prices: PriceTable | None = None, keys: KeyResolver | None = None,
+                 sim: SimConfig | None = None, backoff: Backoff | None = None) -> None:
+        # Default: the user's `<config>/triadic/prices.json` (ValueError naming the file if it is broken).
+        self.prices = prices if prices is not None else PriceTable.load_user()
+        self.keys = keys if keys is not None else KeyResolver()
+        self.sim = sim or SimConfig()
+        self.backoff = backoff or Backoff()
+
+    def _provider(self, litellm: Any, request: LLMRequest) -> str:
+        prefix = request.model.split("/", 1)[0] if "/" in request.model else ""
+        if prefix in IN_PROCESS_PROVIDERS:
+            return prefix
+        try:
+            return str(litellm.get_llm_provider(model=request.model, api_base=request.api_base)[1])
+        except Exception as exc:
+            raise BadRequestError(
+                f"cannot tell which provider serves this model ({type(exc).__name__}); write it as "
+                "provider/model, e.g. openai/gpt-4o-mini or ollama/llama3", provider="", model=request.model,
+            ) from None
+
+    def _key(self, provider: str, request: LLMRequest) -> str | None:
+        """The key for this call: none for in-process providers and for providers litellm authenticates
+        itself (Ollama, cloud credentials); optional with an `api_base` (local OpenAI-compatible
+        servers); otherwise required."""
+        if provider in IN_PROCESS_PROVIDERS or not self.keys.needs_key(provider):
+            return None
+        if request.api_base:
+            return self.keys.get(provider) or _NO_KEY_PLACEHOLDER
+        return self.keys.require(provider, request.model)
+
+    async def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> LLMResponse:
+        metadata = dict(request.metadata)
+        sim_config = self.sim
+        if request.model.startswith("sim/"):
+            sim_config = self.sim.merged(metadata.get("sim"), model=request.model)
+            metadata["sim"] = sim_config.to_dict()
+        elif request.model.startswith("local/"):
+            ensure_local_model(request.model)
+        litellm = load_litellm()
+        provider = self._provider(litellm, request)
+        key = self._key(provider, request)
+        started = time.perf_counter()
+
+        async def attempt(number: int) -> LLMResponse:
+            try:
+                async with asyncio.timeout(request.timeout_s):
+                    content, usage, finish, tool_calls, full = await self._call(
+                        litellm, request, provider, key, {**metadata, "attempt": number}, on_delta)
+            except LLMError:
+                raise
+            except TimeoutError:
+                raise LLMTimeoutError(f"timed out after {request.timeout_s:g} s", provider=provider,
+                                      model=request.model, attempts=number) from None
+            except Exception as exc:
+                hint = f"check {self.keys.env_var(provider)} or the keyring entry for {provider!r}"
+                raise to_llm_error(exc, provider=provider, model=request.model, secrets=[key],
+                                   attempts=number, auth_hint=hint) from None
+            tokens_in, tokens_out = usage
+            cost, priced = self._price(litellm, request, provider, sim_config, full, tokens_in, tokens_out)
+            return LLMResponse(content=content, model=request.model, provider=provider, tokens_in=tokens_in,
+                               tokens_out=tokens_out, cost_usd=cost, latency_s=time.perf_counter() - started,
+                               finish_reason=finish, tool_calls=tool_calls, priced=priced)
+
+        return await with_retries(attempt, retries=request.retries, backoff=self.backoff)
+
+    async def _call(self, litellm: Any, request: LLMRequest, provider: str, key: str | None,
+                    metadata: dict[str, Any], on_delta: DeltaCallback | None,
+                    ) -> tuple[str, tuple[int, int], str | None, list[dict[str, Any]], Any]:
+        kwargs: dict[str, Any] = {"model": request.model, "messages": request.messages,
+                                  "temperature": request.temperature, "timeout": request.timeout_s,
+                                  "stream": request.stream, "num_retries": 0, "max_retries": 0}
+        optional = {"max_tokens": request.max_tokens, "tools": request.tools, "seed": request.seed,
+                    "api_base": request.api_base, "api_key": key}
+        kwargs.update({k: v for k, v in optional.items() if v is not None})
+        if provider in IN_PROCESS_PROVIDERS:
+            kwargs["metadata"] = metadata
+        if request.stream:
+            kwargs["stream_options"] = {"include_usage": True}
+        response = await litellm.acompletion(**kwargs)
+        if request.stream:
+            chunks, pieces, finish, usage_seen, tools_seen = [], [], None, None, False
+            async for chunk in response:
+                chunks.append(chunk)
+                if chunk.choices:
+                    delta = chunk.choices[0].delta
+                    finish = chunk.choices[0].finish_reason or finish
+                    tools_seen = tools_seen or bool(getattr(delta, "tool_calls", None))
+                    if delta.content:
+                        pieces.append(delta.content)
+                        if on_delta is not None:
+                            on_delta(delta.content)
+                usage_seen = getattr(chunk, "usage", None) or usage_seen
+            if provider in IN_PROCESS_PROVIDERS and usage_seen is not None and not tools_seen:
+                # Fast path: in-process providers are priced without a response object, skip the rebuild.
+                tokens = (int(usage_seen.prompt_tokens or 0), int(usage_seen.completion_tokens or 0))
+                return "".join(pieces), tokens, finish, [], None
+            response = litellm.stream_chunk_builder(chunks, messages=request.messages)
+            if response is None:
+                raise BadRequestError("the provider streamed no data", provider=provider, model=request.model)
+        choice = response.choices[0]
+        usage = getattr(response, "usage", None)
+        tokens = (int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0))
+        tool_calls = [call.model_dump() if hasattr(call, "model_dump") else dict(call)
+                      for call in (getattr(choice.message, "tool_calls", None) or [])]
+        return choice.message.content or "", tokens, choice.finish_reason, tool_calls, response
+
+    def _price(self, litellm: Any, request: LLMRequest, provider: str, sim_config: SimConfig, response: Any,
+               tokens_in: int, tokens_out: int) -> tuple[float, bool]:
+        """(cost in USD, priced?) from litellm's price map, else the user table, else (0, False)."""
+        if provider == "local":
+            return 0.0, True
+        price_model = priced_model(request.model, sim_config) if provider == "sim" else request.model
+        if price_model is None:
+            return 0.0, True  # sim/default is free
+        try:
+            if provider == "sim":
+                cost_in, cost_out = litellm.cost_per_token(model=price_model, prompt_tokens=tokens_in,
+                                                           completion_tokens=tokens_out)
+                return float(cost_in + cost_out), True
+            return float(litellm.completion_cost(completion_response=response, model=price_model)), True
+        except Exception:  # ModelNotMappedError and friends: litellm has no price for this model
+            cost = self.prices.cost(price_model, tokens_in, tokens_out)
+            return (0.0, False) if cost is None else (cost, True)
+
+
+__all__ = ["Gateway"]

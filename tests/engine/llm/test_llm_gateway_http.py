@@ -1,0 +1,166 @@
+"""The real litellm HTTP path against a scripted OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.llm.gateway import Gateway
+from engine.llm.keys import KeyResolver
+from engine.llm.prices import PriceTable
+from engine.llm.retry import Backoff
+from engine.llm.types import (
+    AuthenticationError,
+    LLMRequest,
+    LLMTimeoutError,
+    ProviderUnavailableError,
+    RateLimitedError,
+)
+
+SECRET = "sk-test-SECRETvalue0123456789abcdef"
+REPLY = "Hello from the fake server."
+MESSAGES = [{"role": "user", "content": "Say hello."}]
+
+
+def _gateway(prices: PriceTable | None = None) -> Gateway:
+    keys = KeyResolver(environ={"OPENAI_API_KEY": SECRET}, keyring_get=None)
+    return Gateway(keys=keys, prices=prices, backoff=Backoff(base_s=0.01, cap_s=0.02))
+
+
+def _request(url: str, **kw: object) -> LLMRequest:
+    fields: dict[str, object] = {"model": "openai/gpt-4o-mini", "messages": MESSAGES, "api_base": url,
+                                 "timeout_s": 5.0, "retries": 2}
+    fields.update(kw)
+    return LLMRequest(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_plain_call_returns_content_usage_and_litellm_price(fake_openai) -> None:
+    import litellm
+
+    response = await _gateway().complete(_request(fake_openai.url, stream=False))
+    assert response.content == REPLY
+    assert (response.tokens_in, response.tokens_out) == (11, 7)
+    assert response.provider == "openai" and response.priced
+    cost_in, cost_out = litellm.cost_per_token(model="gpt-4o-mini", prompt_tokens=11, completion_tokens=7)
+    assert response.cost_usd == pytest.approx(cost_in + cost_out)
+    assert fake_openai.requests[0]["path"].endswith("/chat/completions")
+
+
+@pytest.mark.asyncio
+async def test_streaming_passes_every_delta_and_takes_usage_from_the_stream(fake_openai) -> None:
+    deltas: list[str] = []
+    response = await _gateway().complete(_request(fake_openai.url), deltas.append)
+    assert "".join(deltas).strip() == REPLY
+    assert len(deltas) == len(REPLY.split(" "))
+    assert response.content.strip() == REPLY
+    assert (response.tokens_in, response.tokens_out) == (11, 7)
+    body = fake_openai.requests[0]["body"]
+    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
+    assert "metadata" not in body  # request metadata never reaches a remote API
+
+
+@pytest.mark.asyncio
+async def test_rate_limit_is_retried_then_succeeds(fake_openai) -> None:
+    fake_openai.script[:] = [429]
+    response = await _gateway().complete(_request(fake_openai.url))
+    assert response.content.strip() == REPLY
+    assert len(fake_openai.requests) == 2
+
+
+@pytest.mark.asyncio
+async def test_server_error_storm_gives_typed_error_after_all_attempts(fake_openai) -> None:
+    fake_openai.script[:] = [500] * 10
+    with pytest.raises(ProviderUnavailableError) as caught:
+        await _gateway().complete(_request(fake_openai.url, retries=2))
+    assert caught.value.attempts == 3 and len(fake_openai.requests) == 3
+    assert caught.value.provider == "openai" and caught.value.model == "openai/gpt-4o-mini"
+    assert caught.value.retryable
+
+
+@pytest.mark.asyncio
+async def test_rate_limit_storm_gives_rate_limited_error(fake_openai) -> None:
+    fake_openai.script[:] = [429] * 10
+    with pytest.raises(RateLimitedError):
+        await _gateway().complete(_request(fake_openai.url, retries=1, stream=False))
+    assert len(fake_openai.requests) == 2
+
+
+@pytest.mark.asyncio
+async def test_slow_server_times_out(fake_openai) -> None:
+    fake_openai.script[:] = [3.0, 3.0]
+    with pytest.raises(LLMTimeoutError) as caught:
+        await _gateway().complete(_request(fake_openai.url, timeout_s=0.3, retries=1))
+    assert caught.value.attempts == 2
+
+
+@pytest.mark.asyncio
+async def test_key_goes_in_the_auth_header_and_nowhere_else(fake_openai) -> None:
+    request = _request(fake_openai.url)
+    response = await _gateway().complete(request)
+    assert fake_openai.requests[0]["headers"]["authorization"] == f"Bearer {SECRET}"
+    assert SECRET not in json.dumps(response.to_record()) and SECRET not in json.dumps(request.to_record())
+
+
+@pytest.mark.asyncio
+async def test_rejected_key_is_redacted_from_the_error(fake_openai) -> None:
+    fake_openai.script[:] = [401]
+    with pytest.raises(AuthenticationError) as caught:
+        await _gateway().complete(_request(fake_openai.url, stream=False))
+    error = caught.value
+    assert fake_openai.requests[0]["headers"]["authorization"] == f"Bearer {SECRET}"
+    assert len(fake_openai.requests) == 1  # auth errors are not retried
+    for text in (str(error), error.reason, repr(error.args)):
+        assert SECRET not in text
+        assert SECRET[8:20] not in text
+    assert "[REDACTED]" in str(error)
+    assert "OPENAI_API_KEY" in str(error)
+
+
+@pytest.mark.asyncio
+async def test_unknown_model_on_custom_endpoint_falls_back_to_price_table(fake_openai) -> None:
+    prices = PriceTable()
+    prices.set("my-finetune-xyz", 1e-6, 2e-6)
+    response = await _gateway(prices).complete(_request(fake_openai.url, model="openai/my-finetune-xyz"))
+    assert response.priced and response.cost_usd == pytest.approx(11 * 1e-6 + 7 * 2e-6)
+
+
+@pytest.mark.asyncio
+async def test_unpriced_model_costs_zero_and_is_flagged(fake_openai) -> None:
+    response = await _gateway().complete(_request(fake_openai.url, model="openai/never-heard-of-it"))
+    assert response.cost_usd == 0.0 and response.priced is False
+    assert response.to_record()["priced"] is False
+
+
+@pytest.mark.asyncio
+async def test_error_message_names_provider_model_and_cause(fake_openai) -> None:
+    fake_openai.script[:] = [500] * 3
+    with pytest.raises(ProviderUnavailableError) as caught:
+        await _gateway().complete(_request(fake_openai.url, retries=0, stream=False))
+    text = str(caught.value)
+    assert text.startswith("openai/openai/gpt-4o-mini: provider unavailable")
+    assert "scripted 500" in text
+
+
+@pytest.mark.asyncio
+async def test_key_never_reaches_the_logs_even_at_debug_level(fake_openai, caplog) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    fake_openai.script[:] = [401]
+    with pytest.raises(AuthenticationError) as caught:
+        await _gateway().complete(_request(fake_openai.url, stream=False))
+    await _gateway().complete(_request(fake_openai.url))
+    assert caplog.records, "debug logging was captured"
+    assert SECRET not in caplog.text
+    assert SECRET not in "".join(str(a) for a in caught.value.args)
+
+
+@pytest.mark.asyncio
+async def test_openai_compatible_local_server_needs_no_key(fake_openai) -> None:
+    gateway = Gateway(keys=KeyResolver(environ={}, keyring_get=None))
+    response = await gateway.complete(_request(fake_openai.url, model="openai/qwen2.5:0.5b"))
+    assert response.content.strip() == REPLY
+    assert fake_openai.requests[0]["body"]["model"] == "qwen2.5:0.5b"
+    assert response.priced is False  # a local model litellm does not price
