@@ -1,0 +1,201 @@
+"""A node box on the canvas: role shape and colour, glyph, title, model badge, typed ports.
+
+Invariants:
+- the item only displays its `Node`; it never changes the model and has no mouse handlers (the
+  view's interaction objects do the gestures);
+- `refresh()` re-reads the node (title, params, ports, ui colour) and is the only way the item
+  learns of a model change; geometry follows `engine.graph.layout.node_box`;
+- ports are painted by this item (no child items: 5,000 nodes would otherwise mean ~15,000
+  more items); `port_at` and `port_pos` give their hit areas and positions;
+- the item is a `QGraphicsRectItem` whose rect is the hit/bounds box: Qt computes bounding
+  rects in C++ (a Python `boundingRect` override is called ~20 times per item per frame);
+- painting depends on the level of detail: below `LOD_SIMPLE` a flat box, below `LOD_LABELS`
+  no port labels or badge.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
+
+from engine.graph.layout import FOOTER_HEIGHT, HEADER_HEIGHT, PORT_ROW, node_box
+from engine.graph.model import Node
+from engine.graph.roles import role_spec
+from widgets.canvas.shapes import outline_path
+from widgets.canvas.theme import LIGHT, LOD_LABELS, LOD_SIMPLE, CanvasTheme
+from widgets.role_style import port_color, role_color, role_glyph, role_shape
+
+PORT_RADIUS = 5.0
+PORT_HIT = 11.0
+_TITLE_FONT = QFont("DejaVu Sans", 9, QFont.Weight.Bold)
+_LABEL_FONT = QFont("DejaVu Sans", 8)
+_GLYPH_FONT = QFont("DejaVu Sans", 11)
+
+PortKey = tuple[str, bool]  # (port name, is_output)
+
+
+class NodeItem(QGraphicsRectItem):
+    def __init__(self, node: Node) -> None:
+        super().__init__()
+        self.node = node
+        self.node_id = node.id
+        self.setPen(Qt.PenStyle.NoPen)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.highlighted: set[PortKey] | None = None  # compatible ports while connecting
+        self.refresh()
+
+    # -- model -------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read the node from the model (title, ports, params, ui) and redraw."""
+        node = self.node
+        width, height = node_box(node)
+        self.collapsed = bool(node.ui.collapsed)
+        if self.collapsed:
+            height = HEADER_HEIGHT
+        self._rect = QRectF(0, 0, width, height)
+        self.setRect(self._rect.adjusted(-PORT_RADIUS - 2, -2, PORT_RADIUS + 2, 2))
+        self.inputs = node.input_ports()
+        self.outputs = node.output_ports()
+        self._ports = self._index_ports()
+        self._outline, self._header = _paths(role_shape(node.role), width, height, self.collapsed)
+        spec = role_spec(node.role)
+        self.title = node.title or (spec.label if spec else node.role)
+        model = node.param("model") if spec and spec.param("model") else None
+        self.badge = str(model) if model else ""
+        self.custom_color = QColor(node.ui.color) if node.ui.color else None
+        self.setPos(node.ui.x, node.ui.y)
+        self.setToolTip(f"{self.title} ({node.id})\n{spec.summary if spec else 'Unknown role ' + repr(node.role)}")
+        self.update()
+
+    # -- geometry ----------------------------------------------------------------------------
+    def body_rect(self) -> QRectF:
+        """The node box without the port discs sticking out (item coordinates)."""
+        return self._rect
+
+    def port_pos(self, name: str, output: bool) -> QPointF:
+        """Local position of a port's centre (the middle of the side when the port is unknown)."""
+        known = self._ports.get((name, output))
+        if known is not None:
+            return known[0]
+        x = self._rect.width() if output else 0.0
+        return QPointF(x, HEADER_HEIGHT / 2 if self.collapsed else self._rect.height() / 2)
+
+    def _index_ports(self) -> dict[PortKey, tuple[QPointF, str]]:
+        index: dict[PortKey, tuple[QPointF, str]] = {}
+        for output, ports in ((False, self.inputs), (True, self.outputs)):
+            x = self._rect.width() if output else 0.0
+            for row, port in enumerate(ports):
+                y = HEADER_HEIGHT / 2 if self.collapsed else HEADER_HEIGHT + (row + 0.5) * PORT_ROW
+                index.setdefault((port.name, output), (QPointF(x, y), port.type))
+        return index
+
+    def port_scene_pos(self, name: str, output: bool) -> QPointF:
+        return self.pos() + self.port_pos(name, output)
+
+    def port_at(self, local: QPointF) -> PortKey | None:
+        """The port whose hit area contains `local` (item coordinates), if any."""
+        for output, ports in ((False, self.inputs), (True, self.outputs)):
+            for port in ports:
+                centre = self.port_pos(port.name, output)
+                if abs(centre.x() - local.x()) <= PORT_HIT and abs(centre.y() - local.y()) <= PORT_ROW / 2:
+                    return port.name, output
+        return None
+
+    def port_type(self, name: str, output: bool) -> str:
+        known = self._ports.get((name, output))
+        return known[1] if known else "any"
+
+    def set_highlight(self, ports: set[PortKey] | None) -> None:
+        self.highlighted = ports
+        self.update()
+
+    # -- painting ----------------------------------------------------------------------------
+    def _theme(self) -> CanvasTheme:
+        scene = self.scene()
+        return scene.theme if scene is not None else LIGHT  # type: ignore[attr-defined]
+
+    def accent(self, dark: bool) -> QColor:
+        return self.custom_color if self.custom_color and self.custom_color.isValid() else role_color(self.node.role, dark)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        theme = self._theme()
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        accent = self.accent(theme.dark)
+        selected = self.isSelected()
+        if lod < LOD_SIMPLE:
+            painter.fillRect(self._rect, theme.selection if selected else accent)
+            return
+        border = QPen(theme.selection, 2.5) if selected else QPen(theme.node_border, 1.0)
+        painter.setPen(border)
+        painter.setBrush(theme.node_body)
+        painter.drawPath(self._outline)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(accent)
+        painter.drawPath(self._header)
+        if role_shape(self.node.role) == "double":
+            painter.setPen(QPen(accent, 1.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self._rect.adjusted(3, 3, -3, -3))
+        self._paint_header(painter, theme)
+        self._paint_ports(painter, theme, lod >= LOD_LABELS)
+        if lod >= LOD_LABELS and self.badge and not self.collapsed:
+            self._paint_badge(painter, theme)
+
+    def _paint_header(self, painter: QPainter, theme: CanvasTheme) -> None:
+        painter.setPen(theme.header_text)
+        painter.setFont(_GLYPH_FONT)
+        painter.drawText(QRectF(6, 0, 22, HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, role_glyph(self.node.role))
+        painter.setFont(_TITLE_FONT)
+        room = self._rect.width() - 40
+        title = QFontMetricsF(_TITLE_FONT).elidedText(self.title, Qt.TextElideMode.ElideRight, room)
+        painter.drawText(QRectF(30, 0, room, HEADER_HEIGHT), Qt.AlignmentFlag.AlignVCenter, title)
+
+    def _paint_ports(self, painter: QPainter, theme: CanvasTheme, labels: bool) -> None:
+        painter.setFont(_LABEL_FONT)
+        width = self._rect.width()
+        for output, ports in ((False, self.inputs), (True, self.outputs)):
+            for port in ports:
+                centre = self.port_pos(port.name, output)
+                live = self.highlighted is None or (port.name, output) in self.highlighted
+                color = port_color(port.type, theme.dark)
+                if not live:
+                    color.setAlpha(60)
+                painter.setPen(QPen(theme.highlight, 2.5) if self.highlighted and live else QPen(theme.node_body, 1.5))
+                painter.setBrush(QBrush(color))
+                painter.drawEllipse(centre, PORT_RADIUS, PORT_RADIUS)
+                if labels and not self.collapsed:
+                    painter.setPen(theme.text if live else theme.muted_text)
+                    box = QRectF(10, centre.y() - PORT_ROW / 2, width / 2 - 12, PORT_ROW)
+                    align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+                    if output:
+                        box.moveLeft(width / 2 + 2)
+                        align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight
+                    painter.drawText(box, int(align), port.name)
+
+    def _paint_badge(self, painter: QPainter, theme: CanvasTheme) -> None:
+        metrics = QFontMetricsF(_LABEL_FONT)
+        text = metrics.elidedText(self.badge, Qt.TextElideMode.ElideMiddle, self._rect.width() - 28)
+        width = metrics.horizontalAdvance(text) + 12
+        box = QRectF(self._rect.width() - width - 8, self._rect.height() - FOOTER_HEIGHT + 3, width, FOOTER_HEIGHT - 8)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(theme.badge)
+        painter.drawRoundedRect(box, 6, 6)
+        painter.setPen(theme.muted_text)
+        painter.setFont(_LABEL_FONT)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+_PATHS: dict[tuple[str, float, float, bool], tuple[QPainterPath, QPainterPath]] = {}
+
+
+def _paths(shape: str, width: float, height: float, collapsed: bool) -> tuple[QPainterPath, QPainterPath]:
+    """Outline and header paths of a node box, shared between nodes of the same shape and size."""
+    key = (shape, width, height, collapsed)
+    if key not in _PATHS:
+        outline = outline_path(shape, QRectF(0, 0, width, height))
+        band = QPainterPath()
+        band.addRect(QRectF(0, 0, width, HEADER_HEIGHT))
+        _PATHS[key] = (outline, outline if collapsed else outline.intersected(band))
+    return _PATHS[key]

@@ -1,0 +1,247 @@
+"""The canvas scene: one item per node, edge and comment of a `Workflow`, following the model.
+
+Invariants:
+- the scene never changes the model; it listens through one `WorkflowSignals` and updates only
+  the items a change concerns (an edge path is recomputed only when one of its nodes moved or
+  changed ports);
+- `node_items` / `edge_items` / `comment_items` map model ids to items, one to one with the
+  model (edges whose nodes are missing are not drawn: validation reports them);
+- items read colours from `scene.theme` at paint time; `fast_mode` (set during drags) makes
+  edges straight; the BSP index stays on (hit tests and exposure on 5,000+ nodes);
+- in overview mode (zoomed out below `LOD_SIMPLE`) items keep their place in the index (hit
+  tests, selection) but paint nothing: `OverviewPainter` draws all nodes and edges in a few
+  batched calls instead of one Python `paint` per item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QLineF, QObject, QRectF, Signal
+from PySide6.QtGui import QPainter, QPen
+from PySide6.QtWidgets import QGraphicsScene
+
+from engine.graph.model import Workflow
+from widgets.canvas.comment_item import CommentItem
+from widgets.canvas.edge_item import EdgeItem
+from widgets.canvas.node_item import NodeItem
+from widgets.canvas.overview import OverviewPainter
+from widgets.canvas.theme import CanvasTheme, theme_for
+from widgets.workflow_signals import WorkflowSignals
+
+_GRID = 24.0
+_MARGIN = 1500.0
+
+
+class CanvasScene(QGraphicsScene):
+    theme_changed = Signal()
+    workflow_replaced = Signal()
+
+    def __init__(self, workflow: Workflow, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.theme: CanvasTheme = theme_for(False)
+        self.fast_mode = False
+        self.node_items: dict[str, NodeItem] = {}
+        self.edge_items: dict[str, EdgeItem] = {}
+        self.comment_items: dict[str, CommentItem] = {}
+        self._edges_of: dict[str, set[EdgeItem]] = {}
+        self.signals: WorkflowSignals | None = None
+        self._building = False
+        self.overview = OverviewPainter(self)
+        self.selectionChanged.connect(self.overview.invalidate)
+        self.workflow = workflow
+        self.set_workflow(workflow)
+
+    # -- document ----------------------------------------------------------------------------
+    def set_workflow(self, workflow: Workflow) -> None:
+        """Show another workflow (new/open): drop every item and build from the model."""
+        if self.signals is not None:
+            self.signals.detach()
+            self.signals.deleteLater()
+        self.clearSelection()
+        self.clear()
+        self.node_items.clear()
+        self.edge_items.clear()
+        self.comment_items.clear()
+        self._edges_of.clear()
+        self.workflow = workflow
+        self._building = True
+        for node_id in workflow.nodes:
+            self._on_node_added(node_id)
+        for edge_id in workflow.edges:
+            self._on_edge_added(edge_id)
+        self._on_ui_changed("comments")
+        self._building = False
+        self.setSceneRect(self.content_rect().adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN))
+        self.overview.invalidate()
+        signals = WorkflowSignals(workflow, self)
+        signals.node_added.connect(self._on_node_added)
+        signals.node_removed.connect(self._on_node_removed)
+        signals.node_changed.connect(self._on_node_changed)
+        signals.node_moved.connect(self._on_node_moved)
+        signals.edge_added.connect(self._on_edge_added)
+        signals.edge_removed.connect(self._on_edge_removed)
+        signals.ui_changed.connect(self._on_ui_changed)
+        self.signals = signals
+        self.workflow_replaced.emit()
+
+    def set_dark(self, dark: bool) -> None:
+        self.theme = theme_for(dark)
+        self.setBackgroundBrush(self.theme.background)
+        for item in self.items():
+            item.update()
+        self.theme_changed.emit()
+
+    def set_fast_mode(self, fast: bool) -> None:
+        """Straight edges and no antialiasing while something is dragged."""
+        if fast != self.fast_mode:
+            self.fast_mode = fast
+            self.update()
+
+    # -- queries -----------------------------------------------------------------------------
+    def content_rect(self) -> QRectF:
+        """The bounding rectangle of everything drawn (nodes, edges, comments)."""
+        rects = [item.sceneBoundingRect() for item in self.comment_items.values()]
+        if self.node_items:
+            boxes = [(item.x(), item.y(), item.rect()) for item in self.node_items.values()]
+            left = min(x + r.left() for x, _, r in boxes)
+            top = min(y + r.top() for _, y, r in boxes)
+            right = max(x + r.right() for x, _, r in boxes)
+            bottom = max(y + r.bottom() for _, y, r in boxes)
+            rects.append(QRectF(left, top, right - left, bottom - top).adjusted(-40, -40, 40, 60))  # loop-backs
+        if not rects:
+            return QRectF(-400, -300, 800, 600)
+        united = rects[0]
+        for rect in rects[1:]:
+            united = united.united(rect)
+        return united
+
+    def edges_of(self, node_id: str) -> set[EdgeItem]:
+        return self._edges_of.get(node_id, set())
+
+    def update_edges(self, node_ids: Iterable[str]) -> None:
+        """Recompute the paths of the edges attached to these nodes (each edge once)."""
+        todo: set[EdgeItem] = set()
+        for node_id in node_ids:
+            todo |= self._edges_of.get(node_id, set())
+        for edge in todo:
+            edge.update_path()
+        self.overview.invalidate()
+
+    def sync_node_positions(self, node_ids: Iterable[str]) -> None:
+        """Put these node items back where the model says they are (after a drag)."""
+        ids = [i for i in node_ids if i in self.node_items and i in self.workflow.nodes]
+        for node_id in ids:
+            ui = self.workflow.nodes[node_id].ui
+            self.node_items[node_id].setPos(ui.x, ui.y)
+        self.update_edges(ids)
+
+    def resync_comments(self) -> None:
+        """Put every comment item back to what the model says (after a drag or resize)."""
+        self._on_ui_changed("comments")
+
+    def grow_to(self, rect: QRectF) -> None:
+        if not self._building and not self.sceneRect().contains(rect):
+            self.setSceneRect(self.sceneRect().united(rect.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)))
+
+    # -- model → items -----------------------------------------------------------------------
+    def _on_node_added(self, node_id: str) -> None:
+        node = self.workflow.nodes.get(node_id)
+        if node is None or node_id in self.node_items:
+            return
+        item = NodeItem(node)
+        self.overview.adopt(item)
+        self.node_items[node_id] = item
+        self.addItem(item)
+        self.grow_to(item.sceneBoundingRect())
+
+    def _on_node_removed(self, node_id: str) -> None:
+        for edge in list(self._edges_of.pop(node_id, set())):
+            self._on_edge_removed(edge.edge_id)
+        item = self.node_items.pop(node_id, None)
+        if item is not None:
+            self.removeItem(item)
+            self.overview.invalidate()
+
+    def _on_node_changed(self, node_id: str, field: str) -> None:
+        item = self.node_items.get(node_id)
+        if item is None:
+            return
+        item.refresh()
+        self.update_edges([node_id])
+
+    def _on_node_moved(self, node_id: str) -> None:
+        item = self.node_items.get(node_id)
+        node = self.workflow.nodes.get(node_id)
+        if item is None or node is None:
+            return
+        item.setPos(node.ui.x, node.ui.y)
+        self.update_edges([node_id])
+        self.grow_to(item.sceneBoundingRect())
+
+    def _on_edge_added(self, edge_id: str) -> None:
+        edge = self.workflow.edges.get(edge_id)
+        if edge is None or edge_id in self.edge_items:
+            return
+        source, target = self.node_items.get(edge.source), self.node_items.get(edge.target)
+        if source is None or target is None:
+            return
+        item = EdgeItem(edge, source, target)
+        self.overview.adopt(item)
+        self.edge_items[edge_id] = item
+        self._edges_of.setdefault(edge.source, set()).add(item)
+        self._edges_of.setdefault(edge.target, set()).add(item)
+        self.addItem(item)
+
+    def _on_edge_removed(self, edge_id: str) -> None:
+        item = self.edge_items.pop(edge_id, None)
+        if item is None:
+            return
+        for node_id in (item.edge.source, item.edge.target):
+            self._edges_of.get(node_id, set()).discard(item)
+        self.removeItem(item)
+        self.overview.invalidate()
+
+    def _on_ui_changed(self, key: str) -> None:
+        if key != "comments":
+            return
+        raw = self.workflow.ui.get("comments")
+        comments: list[dict[str, Any]] = [c for c in raw if isinstance(c, dict)] if isinstance(raw, list) else []
+        seen = set()
+        for data in comments:
+            comment_id = str(data.get("id", ""))
+            seen.add(comment_id)
+            item = self.comment_items.get(comment_id)
+            if item is None:
+                item = CommentItem(data)
+                self.comment_items[comment_id] = item
+                self.addItem(item)
+            else:
+                item.apply(data)
+        for comment_id in set(self.comment_items) - seen:
+            self.removeItem(self.comment_items.pop(comment_id))
+
+    # -- background --------------------------------------------------------------------------
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, self.theme.background)
+        scale = painter.worldTransform().m11()
+        if scale < 0.5:
+            return
+        left = int(rect.left() // _GRID) * _GRID
+        top = int(rect.top() // _GRID) * _GRID
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # axis-aligned hairlines
+        painter.setPen(QPen(self.theme.grid, 0))
+        lines = [QLineF(x, rect.top(), x, rect.bottom()) for x in _steps(left, rect.right())]
+        lines += [QLineF(rect.left(), y, rect.right(), y) for y in _steps(top, rect.bottom())]
+        painter.drawLines(lines)
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if self.overview.active:
+            self.overview.paint(painter, rect)
+
+
+def _steps(start: float, stop: float) -> list[float]:
+    count = max(0, int((stop - start) // _GRID) + 1)
+    return [start + i * _GRID for i in range(count)]

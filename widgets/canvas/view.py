@@ -1,0 +1,250 @@
+"""The canvas view: zoom, pan, selection, keyboard and the user's intents as Qt signals.
+
+Invariants:
+- the view never changes the model: every edit leaves as a `*_requested` signal and the
+  application's command changes the model, which the scene then follows;
+- mouse gestures are delegated to one interaction object at a time (widgets.canvas.interactions);
+- rendering is deliberate: `BoundingRectViewportUpdate` (one repaint rectangle per change, cheap
+  for drags), cached background, and antialiasing only at or above `LOD_SIMPLE` zoom and never
+  while dragging.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QToolTip, QWidget
+
+from widgets.canvas.comment_item import CommentItem
+from widgets.canvas.edge_item import EdgeItem
+from widgets.canvas.node_item import NodeItem
+from widgets.canvas.scene import CanvasScene
+from widgets.canvas.theme import LOD_SIMPLE
+from widgets.canvas.view_input import ViewInputMixin
+
+ROLE_MIME = "application/x-triadic-role"
+MIN_ZOOM, MAX_ZOOM = 0.03, 4.0
+
+
+class CanvasView(ViewInputMixin, QGraphicsView):
+    node_add_requested = Signal(str, QPointF)
+    edge_connect_requested = Signal(str, str, str, str)
+    nodes_move_requested = Signal(dict, dict)
+    delete_requested = Signal(list, list)
+    copy_requested = Signal()
+    cut_requested = Signal()
+    paste_requested = Signal(QPointF)
+    duplicate_requested = Signal()
+    align_requested = Signal(str)
+    auto_layout_requested = Signal(list)
+    group_requested = Signal(list)
+    ungroup_requested = Signal(str)
+    comment_add_requested = Signal(QPointF)
+    comment_edit_requested = Signal(str, dict)
+    comment_delete_requested = Signal(str)
+    node_activated = Signal(str)
+    selection_changed = Signal()
+    status_message = Signal(str)
+    viewport_changed = Signal()  # zoom, scroll or resize: the minimap follows it
+
+    def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self._fast = False
+        self._canvas_scene = scene  # keeps the scene alive as long as the view
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.setAcceptDrops(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        scene.selectionChanged.connect(self.selection_changed)
+        scene.theme_changed.connect(self.resetCachedContent)
+        scene.workflow_replaced.connect(self.resetCachedContent)
+        self.horizontalScrollBar().valueChanged.connect(self.viewport_changed)
+        self.verticalScrollBar().valueChanged.connect(self.viewport_changed)
+        self.init_input()
+
+    def canvas_scene(self) -> CanvasScene:
+        return self._canvas_scene
+
+    # -- selection ---------------------------------------------------------------------------
+    def selected_node_ids(self) -> list[str]:
+        return [i.node_id for i in self.canvas_scene().selectedItems() if isinstance(i, NodeItem)]
+
+    def selected_edge_ids(self) -> list[str]:
+        return [i.edge_id for i in self.canvas_scene().selectedItems() if isinstance(i, EdgeItem)]
+
+    def selected_comment_ids(self) -> list[str]:
+        return [i.comment_id for i in self.canvas_scene().selectedItems() if isinstance(i, CommentItem)]
+
+    def select_nodes(self, ids: list[str]) -> None:
+        scene = self.canvas_scene()
+        scene.clearSelection()
+        for node_id in ids:
+            item = scene.node_items.get(node_id)
+            if item is not None:
+                item.setSelected(True)
+
+    def select_edge(self, edge_id: str) -> None:
+        scene = self.canvas_scene()
+        scene.clearSelection()
+        item = scene.edge_items.get(edge_id)
+        if item is not None:
+            item.setSelected(True)
+
+    # -- zoom and navigation -----------------------------------------------------------------
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, level: float, anchor_under_mouse: bool = False) -> None:
+        level = min(MAX_ZOOM, max(MIN_ZOOM, level))
+        if not anchor_under_mouse:
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        factor = level / self.zoom()
+        self.scale(factor, factor)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self._update_hints()
+        self.viewport_changed.emit()
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom() * 1.25)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom() / 1.25)
+
+    def zoom_reset(self) -> None:
+        self.set_zoom(1.0)
+
+    def fit_to_view(self) -> None:
+        rect = self.canvas_scene().content_rect().adjusted(-40, -40, 40, 40)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.set_zoom(min(self.zoom(), 1.5))
+
+    def center_on_node(self, node_id: str) -> None:
+        item = self.canvas_scene().node_items.get(node_id)
+        if item is None:
+            return
+        if self.zoom() < 0.8:
+            self.set_zoom(1.0)
+        self.centerOn(item.sceneBoundingRect().center())
+        self.viewport_changed.emit()
+
+    def visible_scene_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            super().wheelEvent(event)  # Shift+wheel scrolls
+            return
+        self.set_zoom(self.zoom() * 1.0015 ** event.angleDelta().y(), anchor_under_mouse=True)
+
+    def set_fast(self, fast: bool) -> None:
+        """Drop antialiasing and curves while something is dragged."""
+        self._fast = fast
+        self.canvas_scene().set_fast_mode(fast)
+        self._update_hints()
+
+    def _update_hints(self) -> None:
+        self.canvas_scene().overview.set_active(self.zoom() < LOD_SIMPLE)
+        smooth = self.zoom() >= LOD_SIMPLE and not self._fast
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+        self.setRenderHint(QPainter.RenderHint.TextAntialiasing, smooth)
+
+    def resizeEvent(self, event: object) -> None:
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self.viewport_changed.emit()
+
+    # -- hit tests ---------------------------------------------------------------------------
+    def item_at_view(self, pos: QPointF) -> QGraphicsItem | None:
+        """The topmost node, edge or comment under a viewport position."""
+        for item in self.items(pos.toPoint()):
+            if isinstance(item, NodeItem | EdgeItem | CommentItem):
+                return item
+        return None
+
+    def port_at(self, pos: QPointF) -> tuple[NodeItem, str, bool] | None:
+        """(node item, port name, is_output) of the port under a viewport position."""
+        scene_pos = self.mapToScene(pos.toPoint())
+        for item in self.items(pos.toPoint()):
+            if isinstance(item, NodeItem):
+                hit = item.port_at(item.mapFromScene(scene_pos))
+                if hit is not None:
+                    return item, hit[0], hit[1]
+        return None
+
+    def refuse(self, reason: str, view_pos: QPointF) -> None:
+        """Show why a gesture was refused: a tooltip at the cursor and a status message."""
+        QToolTip.showText(self.viewport().mapToGlobal(view_pos.toPoint()), reason, self.viewport())
+        self.status_message.emit(reason)
+
+    # -- drag and drop from the palette ------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasFormat(ROLE_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if event.mimeData().hasFormat(ROLE_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if not event.mimeData().hasFormat(ROLE_MIME):
+            super().dropEvent(event)
+            return
+        role = bytes(event.mimeData().data(ROLE_MIME).data()).decode("utf-8", "replace").strip()
+        if role:
+            self.node_add_requested.emit(role, self.mapToScene(event.position().toPoint()))
+        event.acceptProposedAction()
+
+    # -- events routed to the input mixin ----------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if not self.on_mouse_press(event):
+            super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if not self.on_mouse_move(event):
+            super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if not self.on_mouse_release(event):
+            super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if not self.on_double_click(event):
+            super().mouseDoubleClickEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.on_key_press(event):
+            super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if not self.on_key_release(event):
+            super().keyReleaseEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        self.show_context_menu(QPointF(event.pos()), event.globalPos())
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and self.on_tab(event):  # type: ignore[arg-type]
+            return True
+        return super().event(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and self.show_port_tooltip(event):
+            return True
+        return super().viewportEvent(event)
