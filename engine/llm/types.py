@@ -64,7 +64,8 @@ class LLMError(Exception):
     retryable = False
 
     def __init__(self, message: str, *, provider: str, model: str, attempts: int = 1) -> None:
-        super().__init__(f"{provider}/{model}: {message}" if provider else f"{model}: {message}")
+        where = model if not provider or model.startswith(f"{provider}/") else f"{provider}/{model}"
+        super().__init__(f"{where}: {message}")
         self.provider = provider
         self.model = model
         self.reason = message
