@@ -1,0 +1,48 @@
+"""The trace store: every run's event stream, derived tables and workflow versions in local SQLite.
+
+`TraceStore(path)` opens (creating or migrating) a database; `store.writer()` returns the
+`TraceWriter` a run appends its `engine.events` events to; the queries rebuild events and return
+frozen records. `default_db_path()` is where the app keeps its database (env `TRIADIC_DB` overrides).
+
+Layout: `tables` (schema as SQLModel tables), `migrations` (ordered upgrade steps, PRAGMA
+user_version), `codec` (compact JSON, delta chunks, call keys), `rows` (events → rows), `batch`
+(one transaction per batch), `writer` (background thread), `queries` (read side), `store`.
+
+Invariant: the writer consumes `Event` objects and nothing else; no secrets are ever stored.
+Importing this package imports SQLAlchemy (it is not imported by `engine/__init__`).
+"""
+
+from __future__ import annotations
+
+from engine.store.codec import call_key
+from engine.store.migrations import SCHEMA_VERSION
+from engine.store.paths import DB_ENV_VAR, default_db_path
+from engine.store.records import (
+    AmbiguousRunIdError,
+    MemoryEntry,
+    RecordedCall,
+    RunSummary,
+    SpanRecord,
+    StoreOpenError,
+    VerdictRecord,
+)
+from engine.store.recovery import INTERRUPTED_REASON
+from engine.store.store import TraceStore
+from engine.store.writer import TraceWriter
+
+__all__ = [
+    "DB_ENV_VAR",
+    "INTERRUPTED_REASON",
+    "SCHEMA_VERSION",
+    "AmbiguousRunIdError",
+    "MemoryEntry",
+    "RecordedCall",
+    "RunSummary",
+    "SpanRecord",
+    "StoreOpenError",
+    "TraceStore",
+    "TraceWriter",
+    "VerdictRecord",
+    "call_key",
+    "default_db_path",
+]

@@ -1,0 +1,249 @@
+"""`TraceStore`: one local SQLite file holding workflows, runs and their full event traces.
+
+Opening creates the file (and its directory) or upgrades an older schema in one transaction; a file
+from a newer Triadic or not a Triadic store is refused untouched (`StoreOpenError`). Runs still
+"running" whose writing process is gone are marked "interrupted" (listed in `recovered_runs`).
+
+Invariants: run data enters only through `writer()` (events) and `save_workflow` (the workflow
+document); queries return frozen records; run ids may be given as a unique prefix (like git);
+`delete_run` removes the run's rows and its run-scoped memory, never shared workflow versions or
+workflow/global memory. Never writes secrets: it stores only what events and documents hold.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, select
+from sqlalchemy.dialects.sqlite import insert as upsert
+from sqlalchemy.exc import DBAPIError
+
+from engine.events import Event
+from engine.store import queries
+from engine.store.codec import canonical_json, sha256_hex
+from engine.store.connection import make_engine
+from engine.store.migrations import SCHEMA_VERSION, check_file, migrate
+from engine.store.records import (
+    AmbiguousRunIdError,
+    MemoryEntry,
+    RecordedCall,
+    RunSummary,
+    SpanRecord,
+    StoreOpenError,
+    VerdictRecord,
+)
+from engine.store.recovery import recover_orphaned_runs
+from engine.store.tables import (
+    DELTA_CHUNKS,
+    EVENTS,
+    MEMORY_ENTRIES,
+    RUNS,
+    WORKFLOW_VERSIONS,
+    WORKFLOWS,
+)
+from engine.store.writer import TraceWriter
+
+
+class TraceStore:
+    def __init__(self, path: str | Path) -> None:
+        if str(path) in ("", ":memory:"):
+            raise StoreOpenError("the trace store needs a file path (an in-memory database cannot be shared)")
+        self.path = Path(path).expanduser()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreOpenError(f"{self.path}: cannot create its directory ({exc})") from exc
+        found = check_file(self.path)
+        self._write_engine = make_engine(self.path, immediate=True)
+        self._read_engine = make_engine(self.path, immediate=False)
+        self._writers: list[TraceWriter] = []
+        self._closed = False
+        try:
+            with self._write_engine.begin() as conn:
+                version = int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
+                if version > SCHEMA_VERSION:  # another process upgraded it since check_file
+                    raise StoreOpenError(f"{self.path}: written by a newer Triadic (schema version {version})")
+                try:
+                    self.migrated_from: int | None = found if migrate(conn, version) and found > 0 else None
+                except Exception as exc:
+                    raise StoreOpenError(
+                        f"{self.path}: upgrading the trace database from schema version {version} failed "
+                        f"({type(exc).__name__}: {exc}); the database was not changed") from exc
+                self.recovered_runs: list[str] = recover_orphaned_runs(conn)
+        except BaseException as exc:
+            self._dispose()
+            if isinstance(exc, DBAPIError):
+                raise StoreOpenError(f"{self.path}: cannot open the trace database ({exc.orig})") from exc
+            raise
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def writer(self, *, flush_interval_s: float = 0.05, batch_size: int = 1000) -> TraceWriter:
+        """A new background writer for events (one per run is usual; several may share the store)."""
+        self._check_open()
+        writer = TraceWriter(self._write_engine, flush_interval_s=flush_interval_s, batch_size=batch_size)
+        self._writers = [w for w in self._writers if not w.closed]
+        self._writers.append(writer)
+        return writer
+
+    def save_workflow(self, doc: dict[str, Any], *, workflow_hash: str | None = None) -> str:
+        """Store the workflow document once per distinct hash; returns the version hash."""
+        self._check_open()
+        try:
+            text = canonical_json(doc)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"workflow document cannot be stored: {exc}") from exc
+        version = workflow_hash or sha256_hex(text)
+        wf_id, name, now = str(doc.get("id") or ""), str(doc.get("name") or ""), time.time()
+        with self._write_engine.begin() as conn:
+            conn.execute(upsert(WORKFLOWS).values(id=wf_id, name=name, latest_hash=version, created_at=now,
+                                                  updated_at=now)
+                         .on_conflict_do_update(index_elements=["id"],
+                                                set_={"name": name, "latest_hash": version, "updated_at": now}))
+            conn.execute(upsert(WORKFLOW_VERSIONS).values(hash=version, workflow_id=wf_id, created_at=now, doc=text)
+                         .on_conflict_do_nothing(index_elements=["hash"]))
+        return version
+
+    def delete_run(self, run_id: str) -> bool:
+        """Remove a run and everything recorded for it; False if there is no such run."""
+        self._check_open()
+        with self._write_engine.begin() as conn:
+            found = self._resolve(conn, run_id)
+            if found is None:
+                return False
+            pk, full_id = found
+            conn.execute(delete(MEMORY_ENTRIES).where(MEMORY_ENTRIES.c.scope == "run",
+                                                      MEMORY_ENTRIES.c.scope_id == full_id))
+            conn.execute(delete(RUNS).where(RUNS.c.pk == pk))
+        return True
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def list_runs(self, *, workflow_id: str | None = None, limit: int = 100) -> list[RunSummary]:
+        query = select(RUNS).order_by(RUNS.c.pk.desc()).limit(limit)
+        if workflow_id is not None:
+            query = query.where(RUNS.c.workflow_id == workflow_id)
+        with self._read() as conn:
+            return [queries.run_summary(r) for r in conn.execute(query)]
+
+    def get_run(self, run_id: str) -> RunSummary | None:
+        """The run with this id or unique id prefix; raises `AmbiguousRunIdError` for a shared prefix."""
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            row = None if found is None else conn.execute(select(RUNS).where(RUNS.c.pk == found[0])).one()
+        return None if row is None else queries.run_summary(row)
+
+    def iter_events(
+        self, run_id: str, *, kinds: Iterable[str] | None = None, from_seq: int = 0, to_seq: int | None = None,
+    ) -> Iterator[Event]:
+        """The run's stored events in seq order (optionally only `kinds`, and a seq range).
+
+        Token deltas come back from their chunks and call bodies from `recorded_calls`, so the result
+        equals what was appended. An unknown run yields nothing.
+        """
+        if isinstance(kinds, str):
+            kinds = [kinds]
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            events = [] if found is None else queries.load_events(
+                conn, found[0], found[1], kinds=kinds, from_seq=from_seq, to_seq=to_seq)
+        return iter(events)
+
+    def event_count(self, run_id: str) -> int:
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            if found is None:
+                return 0
+            plain = conn.execute(select(func.count()).where(EVENTS.c.run_pk == found[0])).scalar_one()
+            heads = conn.execute(select(func.substr(DELTA_CHUNKS.c.data, 1, 5))
+                                 .where(DELTA_CHUNKS.c.run_pk == found[0])).scalars()
+            deltas = sum(struct.unpack("<BI", head)[1] for head in heads)
+        return int(plain) + int(deltas)
+
+    def spans(self, run_id: str) -> list[SpanRecord]:
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            return [] if found is None else queries.load_spans(conn, *found)
+
+    def verdicts(self, run_id: str) -> list[VerdictRecord]:
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            return [] if found is None else queries.load_verdicts(conn, *found)
+
+    def recorded_calls(self, run_id: str) -> list[RecordedCall]:
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            return [] if found is None else queries.load_recorded_calls(conn, *found)
+
+    def memory_value(self, memory: str, scope: str, scope_id: str, key: str) -> object | None:
+        """The value of the latest admitted write to this memory key, or None."""
+        m = MEMORY_ENTRIES.c
+        query = (select(m.value).where(m.memory == memory, m.scope == scope, m.scope_id == scope_id, m.key == key,
+                                       m.admitted.is_(True)).order_by(m.id.desc()).limit(1))
+        with self._read() as conn:
+            text = conn.execute(query).scalar_one_or_none()
+        return None if text is None else queries.load_json(text)
+
+    def memory_history(self, memory: str, scope: str, scope_id: str, *, key: str | None = None) -> list[MemoryEntry]:
+        """Every write (admitted or rejected) to this memory and scope, oldest first."""
+        m = MEMORY_ENTRIES.c
+        query = select(MEMORY_ENTRIES).where(m.memory == memory, m.scope == scope, m.scope_id == scope_id)
+        if key is not None:
+            query = query.where(m.key == key)
+        with self._read() as conn:
+            return [queries.memory_entry(r) for r in conn.execute(query.order_by(m.id))]
+
+    def workflow_version(self, workflow_hash: str) -> dict[str, Any] | None:
+        with self._read() as conn:
+            text = conn.execute(select(WORKFLOW_VERSIONS.c.doc).where(WORKFLOW_VERSIONS.c.hash == workflow_hash)
+                                ).scalar_one_or_none()
+        doc = None if text is None else queries.load_json(text)
+        return doc if isinstance(doc, dict) else None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for writer in self._writers:
+            writer.close()
+        self._dispose()
+
+    def __enter__(self) -> TraceStore:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _dispose(self) -> None:
+        self._write_engine.dispose()
+        self._read_engine.dispose()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"the trace store {self.path} is closed")
+
+    def _read(self) -> Any:
+        self._check_open()
+        return self._read_engine.begin()
+
+    @staticmethod
+    def _resolve(conn: Connection, run_id: str) -> tuple[int, str] | None:
+        if not run_id:
+            return None
+        row = conn.execute(select(RUNS.c.pk, RUNS.c.id).where(RUNS.c.id == run_id)).first()
+        if row is not None:
+            return int(row[0]), str(row[1])
+        rows = conn.execute(select(RUNS.c.pk, RUNS.c.id)
+                            .where(func.substr(RUNS.c.id, 1, len(run_id)) == run_id).limit(50)).all()
+        if len(rows) > 1:
+            raise AmbiguousRunIdError(run_id, [str(r[1]) for r in rows])
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None

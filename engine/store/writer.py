@@ -1,0 +1,160 @@
+"""The live trace writer: a background thread that drains a queue of events into the store in batches.
+
+Invariants:
+- `append` never blocks on the database and never raises into the run (after `close`, or on any
+  failure, the problem is recorded in `errors` instead);
+- a batch is written when `batch_size` events are waiting or `flush_interval_s` (≤ 0.1 s) after its
+  first event arrived, whichever comes first — so a stored event is at most ~0.1 s + one write behind;
+- `flush()` returns once every event appended before the call is committed (or the writer died);
+- `close()` flushes and stops the thread; it is idempotent and also runs at interpreter exit;
+- write errors never lose what is already stored (see `engine.store.batch`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import queue
+import threading
+import time
+import weakref
+from types import TracebackType
+
+from sqlalchemy import Engine
+
+from engine.events import Event
+from engine.store.batch import BatchWriter, Item
+
+MAX_FLUSH_INTERVAL_S = 0.1
+_STOP = object()
+_OPEN_WRITERS: weakref.WeakSet[TraceWriter] = weakref.WeakSet()
+
+
+def writers_open_in_process() -> bool:
+    """Whether this process has a trace writer that is not closed (its runs are live, not orphaned)."""
+    return any(not w.closed for w in list(_OPEN_WRITERS))
+
+
+class TraceWriter:
+    def __init__(self, engine: Engine, *, flush_interval_s: float = 0.05, batch_size: int = 1000) -> None:
+        if not 0 < flush_interval_s <= MAX_FLUSH_INTERVAL_S:
+            raise ValueError(f"flush_interval_s must be in (0, {MAX_FLUSH_INTERVAL_S}], got {flush_interval_s}")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self._flush_interval = flush_interval_s
+        self._batch_size = batch_size
+        self._batch = BatchWriter(engine)
+        self._queue: queue.SimpleQueue[Item | threading.Event | object] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._errors: list[str] = []
+        self._stored = 0
+        self._closed = False
+        self._thread = threading.Thread(target=self._drain, name="triadic-trace-writer", daemon=True)
+        self._thread.start()
+        _OPEN_WRITERS.add(self)
+        atexit.register(self.close)
+
+    @property
+    def errors(self) -> list[str]:
+        """Every problem met so far (events not stored, appends after close), oldest first."""
+        with self._lock:
+            return list(self._errors)
+
+    @property
+    def events_stored(self) -> int:
+        with self._lock:
+            return self._stored
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def append(self, event: Event) -> None:
+        try:
+            if self._closed or not self._thread.is_alive():
+                self._report([f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: "
+                              "the trace writer is closed"])
+                return
+            self._queue.put((event, time.time()))
+        except Exception as exc:  # never raise into the run
+            self._report([f"append failed: {type(exc).__name__}: {exc}"])
+
+    def flush(self, timeout: float | None = 30.0) -> bool:
+        """Wait until everything appended so far is committed; False on timeout or dead writer."""
+        if not self._thread.is_alive():
+            return False
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        atexit.unregister(self.close)
+        if self._thread.is_alive():
+            self._queue.put(_STOP)
+            self._thread.join()
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _report(self, errors: list[str], stored: int = 0) -> None:
+        with self._lock:
+            self._errors.extend(errors)
+            self._stored += stored
+
+    def _drain(self) -> None:
+        stopping = False
+        while not stopping:
+            items: list[Item] = []
+            waiters: list[threading.Event] = []
+            first = self._queue.get()
+            deadline = time.monotonic() + self._flush_interval
+            entry: Item | threading.Event | object = first
+            while True:
+                if entry is _STOP:
+                    stopping = True
+                elif isinstance(entry, threading.Event):
+                    waiters.append(entry)
+                elif isinstance(entry, tuple):
+                    items.append(entry)
+                if stopping or waiters or len(items) >= self._batch_size:
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                try:
+                    entry = self._queue.get(timeout=remaining)
+                except queue.Empty:
+                    break
+            if stopping:  # appends that raced with close() still land
+                items.extend(self._leftovers(waiters))
+            self._write(items)
+            for waiter in waiters:
+                waiter.set()
+
+    def _leftovers(self, waiters: list[threading.Event]) -> list[Item]:
+        items: list[Item] = []
+        while True:
+            try:
+                entry = self._queue.get_nowait()
+            except queue.Empty:
+                return items
+            if isinstance(entry, tuple):
+                items.append(entry)
+            elif isinstance(entry, threading.Event):
+                waiters.append(entry)
+
+    def _write(self, items: list[Item]) -> None:
+        if not items:
+            return
+        try:
+            stored, errors = self._batch.write(items)
+        except Exception as exc:  # defensive: BatchWriter.write does not raise
+            stored, errors = 0, [f"batch of {len(items)} events not stored: {type(exc).__name__}: {exc}"]
+        self._report(errors, stored)

@@ -1,0 +1,94 @@
+"""The background writer: batching, flush, failures that never lose stored data, thread safety."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from store_samples import Stream, triad_run, write_all
+
+from engine import events as ev
+from engine.store import TraceStore
+
+
+def test_flush_makes_appended_events_visible_and_close_is_idempotent(store: TraceStore) -> None:
+    events = triad_run(finish=False)
+    writer = store.writer(flush_interval_s=0.1)
+    for event in events:
+        writer.append(event)
+    assert writer.flush(timeout=10)
+    assert list(store.iter_events("run-0001")) == events
+    assert store.get_run("run-0001").status == "running"  # type: ignore[union-attr]
+    assert store.get_run("run-0001").tokens_in == 48  # type: ignore[union-attr]  # live totals
+    writer.close()
+    writer.close()
+    assert writer.events_stored == len(events) and writer.errors == []
+
+
+def test_bad_payload_is_reported_and_the_rest_of_the_batch_lands(store: TraceStore) -> None:
+    events = triad_run()
+    bad = ev.NodeOutput(run_id="run-0001", seq=10_000, ts=1.0, node_id="x", port="p", value=object())
+    nan = ev.BudgetUpdated(run_id="run-0001", seq=10_001, ts=1.0, tokens=1, cost_usd=float("nan"), elapsed_s=0)
+    errors = write_all(store, [*events[:10], bad, nan, *events[10:]], batch_size=5000)
+    assert len(errors) == 2
+    assert "seq 10000 (node_output)" in errors[0] and "not stored" in errors[0]
+    assert "seq 10001 (budget)" in errors[1]
+    assert list(store.iter_events("run-0001")) == events
+
+
+def test_a_database_error_keeps_every_good_event_of_the_batch(store: TraceStore) -> None:
+    events = triad_run()
+    write_all(store, events[:5])
+    duplicate = events[2]  # same (run, seq) again: the whole batch fails, then each event is retried alone
+    errors = write_all(store, [*events[5:20], duplicate, *events[20:]], batch_size=5000)
+    assert len(errors) == 1 and "seq 3" in errors[0] and "IntegrityError" in errors[0]
+    assert list(store.iter_events("run-0001")) == events
+
+
+def test_append_after_close_is_reported_not_raised(store: TraceStore) -> None:
+    writer = store.writer()
+    writer.close()
+    writer.append(triad_run()[0])
+    assert writer.errors and "closed" in writer.errors[0]
+    assert writer.flush(timeout=1) is False
+
+
+def test_writer_settings_are_checked(store: TraceStore) -> None:
+    with pytest.raises(ValueError, match="flush_interval_s"):
+        store.writer(flush_interval_s=0.5)
+    with pytest.raises(ValueError, match="batch_size"):
+        store.writer(batch_size=0)
+
+
+def test_concurrent_appends_from_several_threads(store: TraceStore) -> None:
+    runs = [triad_run(f"thread-{i}") for i in range(4)]
+    writer = store.writer(batch_size=50)
+
+    def produce(events: list[ev.Event]) -> None:
+        for event in events:
+            writer.append(event)
+
+    threads = [threading.Thread(target=produce, args=(run,)) for run in runs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    writer.close()
+    assert writer.errors == []
+    for i, run in enumerate(runs):
+        assert list(store.iter_events(f"thread-{i}")) == run
+
+
+def test_events_of_a_run_without_run_started_are_kept(store: TraceStore) -> None:
+    s = Stream("orphan")
+    s.add(ev.LogMessage, message="hello")
+    assert write_all(store, s.events) == []
+    run = store.get_run("orphan")
+    assert run is not None and "without a RunStarted" in run.reason
+    assert list(store.iter_events("orphan")) == s.events
+
+
+def test_deltas_split_across_batches_still_round_trip(store: TraceStore) -> None:
+    events = triad_run()
+    assert write_all(store, events, batch_size=3) == []
+    assert list(store.iter_events("run-0001")) == events
