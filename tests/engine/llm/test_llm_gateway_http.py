@@ -139,7 +139,7 @@ async def test_error_message_names_provider_model_and_cause(fake_openai) -> None
     with pytest.raises(ProviderUnavailableError) as caught:
         await _gateway().complete(_request(fake_openai.url, retries=0, stream=False))
     text = str(caught.value)
-    assert text.startswith("openai/openai/gpt-4o-mini: provider unavailable")
+    assert text.startswith("openai/gpt-4o-mini: provider unavailable")
     assert "scripted 500" in text
 
 
