@@ -1,0 +1,99 @@
+"""Human gate, memory, tool and sub-graph nodes — the non-LLM roles wired into the runtime.
+
+- Human gate: asks (GUI via `Run.submit_human_decision`, or the run's `HumanPolicy`, or the node's
+  own headless `policy`); approve/edit pass the (edited) subject on `approved`, reject does not.
+- Memory: read / write / append a key of a named memory in its scope (run → run id, workflow →
+  workflow id, global → ""); gated writes are admitted only when the `gate` verdict approves.
+  Every read and write is an event (`MemoryRead` / `MemoryWritten`), which is how the store sees it.
+- Tool: one call through the run's tool registry (allow-list, read-only flag, timeout).
+- Sub-graph: the embedded plan runs inside this node's span, its node ids prefixed `<node>/`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import MemoryRead, MemoryWritten
+from engine.runtime.context import NodeContext
+from engine.runtime.state import NodeFailed
+
+
+async def run_human_gate(ctx: NodeContext) -> dict[str, Any]:
+    subject = ctx.inputs.get("subject")
+    author = next((e.source for e in ctx.node.inputs if e.target_port == "subject"), ctx.node.id)
+    decision, edited = await ctx.ask_human(str(ctx.param("prompt")), subject, str(ctx.param("policy") or "ask"))
+    approved = decision in ("approve", "edit")
+    verdict = {"decision": "approve" if approved else "reject", "score": 1.0 if approved else 0.0,
+               "reasons": [f"human {decision}"], "claims": []}
+    ctx.verdict(author, verdict, judge_model="human")
+    if not approved:
+        return {"verdict": verdict}
+    return {"verdict": verdict, "approved": edited if decision == "edit" else subject}
+
+
+class _RunMemory:
+    """Per-run memory when the run has no memory backend (nothing outlives the run)."""
+
+    def __init__(self) -> None:
+        self.data: dict[tuple[str, str, str, str], Any] = {}
+
+    def read(self, memory: str, scope: str, scope_id: str, key: str) -> Any:
+        return self.data.get((memory, scope, scope_id, key))
+
+    def write(self, memory: str, scope: str, scope_id: str, key: str, value: Any) -> None:
+        self.data[(memory, scope, scope_id, key)] = value
+
+
+async def run_memory(ctx: NodeContext) -> dict[str, Any]:
+    state = ctx.state
+    if state.memory is None:
+        state.memory = _RunMemory()
+    name, scope, key = str(ctx.param("memory")), str(ctx.param("scope")), str(ctx.param("key"))
+    scope_id = {"run": state.hub.run_id, "workflow": state.workflow_id}.get(scope, "")
+    mode = str(ctx.param("mode"))
+    current = state.memory.read(name, scope, scope_id, key)
+    if mode == "read":
+        ctx.emit(MemoryRead, node_id=ctx.key, memory=name, scope=scope, key=key, value=current)
+        return {"value": current}
+    value = ctx.inputs.get("value")
+    if mode == "append":
+        value = [*(current if isinstance(current, list) else [] if current is None else [current]), value]
+    gate = ctx.inputs.get("gate")
+    admitted, reason = True, ""
+    if ctx.param("gated"):
+        admitted = isinstance(gate, dict) and gate.get("decision") == "approve"
+        reason = "gate approved" if admitted else "gate verdict missing or not approving"
+    if admitted:
+        state.memory.write(name, scope, scope_id, key, value)
+    ctx.emit(MemoryWritten, node_id=ctx.key, memory=name, scope=scope, key=key, value=value,
+             admitted=admitted, reason=reason)
+    return {"value": value if admitted else current}
+
+
+async def run_tool(ctx: NodeContext) -> dict[str, Any]:
+    tool = str(ctx.param("tool") or "")
+    if not tool:
+        raise NodeFailed("no tool name set")
+    args = ctx.inputs.get("args")
+    arguments = dict(args) if isinstance(args, dict) else ({} if args is None else {"input": args})
+    allow = [str(a) for a in ctx.param("allow") or [tool]]
+    result = await ctx.call_tool(tool, arguments, allow=allow, read_only=bool(ctx.param("read_only")),
+                                 timeout_s=float(ctx.param("timeout_s") or 60.0))
+    return {"result": result}
+
+
+async def run_subgraph(ctx: NodeContext) -> dict[str, Any]:
+    from engine.runtime.scheduler import GraphExecutor
+
+    plan = ctx.graph.plan.subplans[ctx.node.id]
+    given = ctx.inputs.get("input")
+    names = [str(n.param("name") or n.id) for n in plan.nodes.values() if n.role == "input"]
+    if isinstance(given, dict) and set(names) <= set(given):
+        inputs = dict(given)
+    else:
+        inputs = {name: given for name in names} if "input" in ctx.inputs else {}
+    inner = GraphExecutor(ctx.state, plan, parent_span=ctx.span_id, inputs=inputs, prefix=f"{ctx.key}/")
+    results = await inner.execute()
+    if inner.failures:
+        raise NodeFailed("sub-graph failed: " + "; ".join(inner.failures))
+    return {"output": next(iter(results.values())) if len(results) == 1 else results}

@@ -1,0 +1,72 @@
+"""Parsing the structured replies of models — plans and verdicts — with one repair round.
+
+Invariants: a parsed plan is a DAG (a task may only depend on tasks listed before it; unknown or
+later ids are dropped) with unique ids and at most `max_tasks` tasks; a parsed verdict has a known
+decision and a score clamped to 0..1. A reply that does not parse gets one repair call telling the
+model what was wrong; if that fails too the node fails with both errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from engine.roles.text import extract_json
+from engine.runtime.context import NodeContext
+from engine.runtime.state import NodeFailed
+
+T = TypeVar("T")
+
+
+def parse_plan(text: str, max_tasks: int) -> list[dict[str, Any]]:
+    data = extract_json(text)
+    raw = data.get("tasks") if isinstance(data, dict) else data
+    if not isinstance(raw, list) or not raw:
+        raise ValueError('a plan is {"tasks": [{"id", "task", "depends_on"}, ...]} with at least one task')
+    tasks: list[dict[str, Any]] = []
+    for index, item in enumerate(raw[:max_tasks]):
+        if isinstance(item, str):
+            item = {"task": item}
+        if not isinstance(item, dict) or not str(item.get("task", "")).strip():
+            raise ValueError(f"task {index + 1} has no 'task' text")
+        task_id = str(item.get("id") or f"t{index + 1}")
+        if any(t["id"] == task_id for t in tasks):
+            task_id = f"{task_id}_{index + 1}"
+        earlier = {t["id"] for t in tasks}
+        deps = item.get("depends_on") or []
+        deps = [str(d) for d in deps if str(d) in earlier] if isinstance(deps, list) else []
+        tasks.append({"id": task_id, "task": str(item["task"]), "depends_on": deps})
+    return tasks
+
+
+def parse_verdict(text: str) -> dict[str, Any]:
+    data = extract_json(text)
+    if not isinstance(data, dict):
+        raise ValueError("a verdict is a JSON object")
+    decision = str(data.get("decision", "")).lower()
+    if decision not in ("approve", "revise", "reject"):
+        raise ValueError(f"decision must be approve, revise or reject, not {data.get('decision')!r}")
+    try:
+        score = min(1.0, max(0.0, float(data.get("score", 0.0))))
+    except (TypeError, ValueError):
+        raise ValueError(f"score must be a number, not {data.get('score')!r}") from None
+    reasons = data.get("reasons") or []
+    claims = data.get("claims") or []
+    return {"decision": decision, "score": score,
+            "reasons": [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)],
+            "claims": [c for c in claims if isinstance(c, dict)] if isinstance(claims, list) else []}
+
+
+async def parse_with_repair(ctx: NodeContext, reply: str, parse: Callable[[str], T], what: str,
+                            **metadata: Any) -> T:
+    try:
+        return parse(reply)
+    except ValueError as first:
+        prompt = (f"Your previous reply was not a valid {what}: {first}. Reply again with only the JSON.\n\n"
+                  f"Previous reply:\n{reply[:2000]}")
+        repaired = await ctx.llm(prompt, repair=True, **metadata)
+        try:
+            return parse(repaired.content)
+        except ValueError as second:
+            raise NodeFailed(f"the model gave no valid {what}, even after a repair round: {first}; then: {second}"
+                             ) from second

@@ -1,0 +1,105 @@
+"""The judge loop shared by critics and verifiers: judge → revise (repair) → replan → human → fail.
+
+A judge's subject comes from an author node. On `revise`, if the judge's verdict output feeds back
+into a node upstream of the author (an executor's or planner's `feedback` input), the loop body —
+that node up to the author — re-runs with the verdict's reasons, until approval or `max_rounds`
+revisions. On `reject`, the nearest planner upstream of the author (or the feedback target, if it is
+a planner) replans, at most its `max_replans` times per run; without one the node fails with the
+reasons. The best-scoring artifact is kept; with `rollback_on_worse`, a revision that scores worse
+is not built upon and the best one is the result. When the loop ends unapproved, a human policy (if
+the run has one) may approve or edit the best artifact; otherwise the node fails with the reasons.
+Judge nodes without a feedback loop only judge: they emit the verdict, and the approved artifact
+only on approval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from engine.events import NodeOutput
+from engine.runtime.context import NodeContext
+from engine.runtime.plan import PlanNode
+from engine.runtime.state import NodeFailed
+
+Judge = Callable[[NodeContext, Any], Awaitable[dict[str, Any]]]
+
+
+async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judge_model: str | None) -> dict[str, Any]:
+    plan = ctx.graph.plan
+    subject = next(e for e in ctx.node.inputs if e.target_port == "subject")
+    author, author_port = subject.source, subject.source_port
+    loop_start = next((e.target for e in ctx.node.outputs if e.target_port == "feedback" and e.kind == "back"), None)
+    max_rounds = int(ctx.param("max_rounds") or 0)
+    rollback = bool(ctx.param("rollback_on_worse")) if "rollback_on_worse" in ctx.node.params else True
+    artifact = ctx.inputs["subject"]
+    best: tuple[float, Any] | None = None
+    revisions = 0
+    while True:
+        verdict = await judge(ctx, artifact)
+        ctx.verdict(author, verdict, judge_model=judge_model, artifact_seq=_artifact_seq(ctx, author))
+        score = float(verdict["score"])
+        improved = best is None or score >= best[0]
+        if improved:
+            best = (score, artifact)
+        assert best is not None
+        if verdict["decision"] == "approve":
+            chosen = artifact if improved or not rollback else best[1]
+            return {"verdict": verdict, approved_port: chosen}
+        basis = best[1] if rollback else artifact
+        feedback = {**verdict, "artifact": basis}
+        if verdict["decision"] == "reject":
+            planner = _planner_for(plan.nodes, author, loop_start)
+            if planner is None or not _may_replan(ctx, planner):
+                return await _unapproved(ctx, verdict, best[1], approved_port, "rejected")
+            ctx.state.replans[ctx.graph.key(planner.id)] = ctx.state.replans.get(ctx.graph.key(planner.id), 0) + 1
+            ctx.round += 1
+            outputs = await ctx.rerun(planner.id, author, feedback=feedback, round=ctx.round)
+        elif loop_start is None:
+            return {"verdict": verdict}
+        elif revisions >= max_rounds:
+            return await _unapproved(ctx, verdict, best[1], approved_port, f"not approved after {revisions} revision(s)")
+        else:
+            revisions += 1
+            ctx.round += 1
+            outputs = await ctx.rerun(loop_start, author, feedback=feedback, round=ctx.round)
+        if author_port not in outputs:
+            raise NodeFailed(f"the author {author} produced no {author_port!r} when re-run")
+        artifact = outputs[author_port]
+
+
+async def _unapproved(ctx: NodeContext, verdict: dict[str, Any], best: Any, approved_port: str,
+                      why: str) -> dict[str, Any]:
+    reasons = "; ".join(verdict.get("reasons", [])) or "no reasons given"
+    if ctx.state.human is not None:
+        decision, edited = await ctx.ask_human(f"{ctx.node.label}: {why}. Approve the best artifact?", best)
+        if decision in ("approve", "edit"):
+            return {"verdict": verdict, approved_port: edited if decision == "edit" else best}
+    raise NodeFailed(f"{why} (last score {float(verdict['score']):.2f}): {reasons}")
+
+
+def _planner_for(nodes: Any, author: str, loop_start: str | None) -> PlanNode | None:
+    if loop_start is not None and nodes[loop_start].role == "planner":
+        return nodes[loop_start]  # type: ignore[no-any-return]
+    seen, frontier = {author}, [author]
+    while frontier:
+        node = nodes[frontier.pop(0)]
+        if node.role == "planner":
+            return node  # type: ignore[no-any-return]
+        for edge in node.inputs:
+            if edge.kind == "forward" and edge.source not in seen:
+                seen.add(edge.source)
+                frontier.append(edge.source)
+    return None
+
+
+def _may_replan(ctx: NodeContext, planner: PlanNode) -> bool:
+    return ctx.state.replans.get(ctx.graph.key(planner.id), 0) < int(planner.param("max_replans") or 0)
+
+
+def _artifact_seq(ctx: NodeContext, author: str) -> int | None:
+    key = ctx.graph.key(author)
+    for event in reversed(ctx.state.hub.history):
+        if isinstance(event, NodeOutput) and event.node_id == key:
+            return event.seq
+    return None

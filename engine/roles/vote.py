@@ -1,0 +1,54 @@
+"""Vote: k independent samples of the same step; the majority answer (normalised text, ties to the
+earliest), or the sample a model judge scores highest (`critic` mode). Given a plan, every task is
+voted on in turn (decompose-and-vote), each step seeing the voted results before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+from engine.roles.parsing import parse_verdict
+from engine.roles.planner import is_plan
+from engine.roles.taskdag import combine, run_task_dag
+from engine.roles.text import as_text, render
+from engine.runtime.context import NodeContext
+
+
+async def run_vote(ctx: NodeContext) -> dict[str, Any]:
+    task: Any = ctx.inputs.get("task")
+    if is_plan(task):
+        tasks: list[dict[str, Any]] = task["tasks"]
+
+        async def one(item: dict[str, Any], deps: dict[str, str]) -> str:
+            before = "\n".join(f"[{d}] {r}" for d, r in deps.items())
+            return await vote_once(ctx, item["task"] + (f"\n\nEarlier results:\n{before}" if before else ""),
+                                   item["id"])
+
+        return {"result": combine(tasks, await run_task_dag(tasks, one))}
+    return {"result": await vote_once(ctx, as_text(task), "")}
+
+
+async def vote_once(ctx: NodeContext, task: str, task_id: str) -> str:
+    k = max(1, int(ctx.param("k") or 1))
+    prompt = render(str(ctx.param("prompt") or "{task}"), task=task)
+    replies = await asyncio.gather(*(ctx.llm(prompt, task=task, task_id=task_id, sample=i) for i in range(k)))
+    samples = [r.content for r in replies]
+    if str(ctx.param("mode")) == "critic" and k > 1:
+        return await _critic_pick(ctx, task, samples)
+    counts = Counter(" ".join(s.split()).lower() for s in samples)
+    best = max(counts.values())
+    return next(s for s in samples if counts[" ".join(s.split()).lower()] == best)
+
+
+async def _critic_pick(ctx: NodeContext, task: str, samples: list[str]) -> str:
+    scores: list[float] = []
+    for index, sample in enumerate(samples):
+        reply = await ctx.llm(f"Score this answer to: {task}\n\n{sample}\n\nReply with a JSON verdict.",
+                              role="critic", task=task, sample=index, max_rounds=0)
+        try:
+            scores.append(parse_verdict(reply.content)["score"])
+        except ValueError:
+            scores.append(0.0)
+    return samples[scores.index(max(scores))]

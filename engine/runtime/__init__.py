@@ -1,0 +1,52 @@
+"""The runtime: compile a workflow into a frozen plan and run it on asyncio, announcing every step.
+
+Public API: `compile_workflow(wf, *, base_dir=None) -> RunPlan` (raises `CompileError(problems)`),
+`Run(plan, *, gateway, inputs=None, store=None, model_overrides=None, human=None, run_id=None,
+tools=None)` with `start()`, `await wait() -> RunResult`, `events()`, `cancel()`, `pause()`,
+`resume()`, `step()`, `set_breakpoint(node_id, on=True)`, `submit_human_decision(node_id, decision,
+edited=None)`, `state(node_id)`; `HumanPolicy`; `async execute(wf, **kw) -> RunResult`.
+
+Semantics:
+- Scheduling: a node starts when all its forward inputs are resolved; every ready node runs
+  concurrently; model and tool calls share `settings.concurrency` slots (Map adds its own cap).
+  States: queued → running → (waiting) → done | failed | skipped | cancelled. A node whose required
+  input got no value (failed / skipped source, unrouted router branch) is skipped, and so on down.
+  The run fails if any node failed (reason: every failure), else succeeds.
+- Plans: a planner emits `{"goal", "tasks": [{"id", "task", "depends_on"}]}`; an executor (or vote)
+  given a plan runs one execution per task as a DAG by `depends_on` (independent tasks in parallel,
+  each seeing its dependencies' results) and its `result` is the combined results.
+- Critic / verifier loop: a `revise` verdict goes back along the judge's verdict → `feedback` edge;
+  the loop body (that node up to the judge's subject author) re-runs with the verdict's reasons and
+  the artifact, until approval or `max_rounds` revisions. The best-scoring artifact is kept; with
+  `rollback_on_worse` a worse revision is not built upon and the best is the result. `reject` →
+  replan via the nearest planner upstream (at most its `max_replans` per run), else the node fails
+  with the reasons. Unapproved at the end → the run's `HumanPolicy` (if given) may approve or edit
+  the best artifact → else the node fails. `require_other_family` critics whose model family
+  equals their author's are refused at compile (and at `Run` with model overrides).
+- Recovery ladder: the gateway retries retryable errors (`retries`), the runtime retries the call
+  once more after a backoff → repair (judge feedback) → replan → human → fail with the reason.
+  Malformed plan / verdict JSON gets one repair call, then the node fails saying why.
+- Router: `condition` (restricted expression over `value`, `text`, `round`), `classifier` (a model
+  picks a route, routes in metadata), `escalate` (cheap → strong on a detected stall). Any other back
+  edge that fires re-runs its loop body, at most the emitting node's loop bound times.
+- Map: one call per item (cap `concurrency`); Reduce: concat or model; Vote: k samples, majority or
+  judge-selected.
+- Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`) are
+  checked around every model call and the deadline by a timer; the first hit emits
+  `BudgetExceeded`, cancels in-flight work (spans closed) and ends the run "budget_exceeded".
+- Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_turns, plan size), so
+  every run terminates.
+- Events: one emitter per run (seq, ts since start); spans run → node execution → LLM / tool call;
+  LLM spans record `LLMRequest.to_record()` and `LLMResponse.to_record()`.
+"""
+
+from __future__ import annotations
+
+from engine.runtime.control import HumanPolicy
+from engine.runtime.plan import CompileError, PlanEdge, PlanNode, RunPlan, compile_workflow
+from engine.runtime.run import Run, RunResult, execute
+
+__all__ = [
+    "CompileError", "HumanPolicy", "PlanEdge", "PlanNode", "Run", "RunPlan", "RunResult",
+    "compile_workflow", "execute",
+]

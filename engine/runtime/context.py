@@ -1,0 +1,121 @@
+"""What a role implementation sees of the run: its node, inputs, feedback, and run services.
+
+Invariant: roles never touch the scheduler or the emitter directly; everything they do to the run
+(model calls, tool calls, verdicts, plans, human questions, re-running their subject's author) goes
+through a `NodeContext`, which stamps the node's span and id on every event.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from engine.events import (
+    Event,
+    HumanDecisionMade,
+    HumanDecisionRequested,
+    NodeStateChanged,
+    ToolCallFinished,
+    ToolCallStarted,
+    VerdictIssued,
+)
+from engine.llm.types import LLMResponse
+from engine.runtime.control import HumanAnswer
+from engine.runtime.llmcall import call_llm, model_for
+from engine.runtime.plan import PlanNode
+from engine.runtime.state import NodeFailed, RunState
+
+if TYPE_CHECKING:
+    from engine.runtime.scheduler import GraphExecutor
+
+E = TypeVar("E", bound=Event)
+
+
+class NodeContext:
+    def __init__(self, state: RunState, graph: GraphExecutor, node: PlanNode, inputs: Mapping[str, Any],
+                 span_id: str, round: int = 0, feedback: Mapping[str, Any] | None = None) -> None:
+        self.state, self.graph, self.node = state, graph, node
+        self.inputs = dict(inputs)
+        self.span_id = span_id
+        self.round = round
+        raw = feedback if feedback is not None else inputs.get("feedback")
+        self.feedback: Mapping[str, Any] | None = raw if isinstance(raw, Mapping) else None
+        self.key = graph.key(node.id)
+
+    def param(self, name: str) -> Any:
+        return self.node.param(name)
+
+    @property
+    def model(self) -> str:
+        return model_for(self.state, self.node)
+
+    def emit(self, cls: type[E], **fields: Any) -> E:
+        return self.state.hub.emit(cls, span_id=self.span_id, parent_id=self.graph.parent_span, **fields)
+
+    async def llm(self, prompt: str, *, model: str | None = None, **metadata: Any) -> LLMResponse:
+        """One model call with the node's system prompt; `metadata` goes to the provider."""
+        messages: list[dict[str, Any]] = []
+        if self.param("system_prompt"):
+            messages.append({"role": "system", "content": str(self.param("system_prompt"))})
+        messages.append({"role": "user", "content": prompt})
+        return await self.chat(messages, model=model, **metadata)
+
+    async def chat(self, messages: list[dict[str, Any]], *, model: str | None = None,
+                   tools: list[dict[str, Any]] | None = None, **metadata: Any) -> LLMResponse:
+        """One model call with explicit messages (and tools in OpenAI format)."""
+        metadata.setdefault("round", self.round)
+        return await call_llm(self.state, self.node, self.key, self.span_id, messages, metadata, model, tools)
+
+    def verdict(self, subject: str, verdict: Mapping[str, Any], *, judge_model: str | None = None,
+                artifact_seq: int | None = None) -> VerdictIssued:
+        event = self.emit(VerdictIssued, node_id=self.key, subject_node_id=self.graph.key(subject),
+                          decision=verdict["decision"], score=float(verdict.get("score", 0.0)),
+                          reasons=list(verdict.get("reasons", [])), claims=list(verdict.get("claims", [])),
+                          round=self.round, artifact_seq=artifact_seq, judge_model=judge_model)
+        self.state.verdicts.append(event)
+        return event
+
+    async def rerun(self, start: str, end: str, *, feedback: Mapping[str, Any] | None = None,
+                    start_inputs: Mapping[str, Any] | None = None, round: int = 0) -> dict[str, Any]:
+        """Re-execute the nodes from `start` to `end` (the loop body) and return `end`'s new outputs."""
+        return await self.graph.rerun_region(start, end, feedback=feedback, start_inputs=start_inputs, round=round)
+
+    async def ask_human(self, prompt: str, artifact: Any, policy: str = "ask") -> HumanAnswer:
+        self.emit(NodeStateChanged, node_id=self.key, state="waiting", round=self.round, detail=prompt)
+        self.emit(HumanDecisionRequested, node_id=self.key, prompt=prompt, artifact=artifact)
+        by = "policy"
+        if policy in ("approve", "reject"):
+            answer: HumanAnswer = (policy, None)  # type: ignore[assignment]
+        elif self.state.human is not None:
+            answer = await self.state.human.answer(self.key, prompt, artifact)
+        else:
+            answer, by = await self.state.control.wait_human(self.key), "user"
+        self.emit(HumanDecisionMade, node_id=self.key, decision=answer[0], edited=answer[1], by=by)
+        self.emit(NodeStateChanged, node_id=self.key, state="running", round=self.round)
+        return answer
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], *, allow: list[str], read_only: bool,
+                        timeout_s: float) -> Any:
+        """Call a tool of the run's registry; its result, or NodeFailed with the tool's error."""
+        registry = self.state.tools
+        if registry is None:
+            raise NodeFailed(f"node {self.key} calls tool {name!r} but the run has no tool registry")
+        span = self.state.hub.new_span("tool")
+        hub = self.state.hub
+        hub.emit(ToolCallStarted, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
+                 arguments=arguments)
+        started = time.monotonic()
+        try:
+            result = await registry.call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
+        except Exception as exc:
+            hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
+                     error=f"{type(exc).__name__}: {exc}", latency_s=time.monotonic() - started)
+            raise NodeFailed(f"tool {name!r} failed: {exc}") from exc
+        error = getattr(result, "error", None)
+        value = getattr(result, "value", result)
+        hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
+                 result=value, error=error, latency_s=time.monotonic() - started)
+        if error:
+            raise NodeFailed(f"tool {name!r} failed: {error}")
+        return value

@@ -1,0 +1,206 @@
+"""Compiling an editable `Workflow` into a frozen `RunPlan` — what a run executes.
+
+Invariants: compiling validates (any error-severity `Problem` → `CompileError`), deep-copies every
+parameter with role defaults filled in, and resolves sub-graphs recursively, so a run never sees
+later edits to the workflow. Edges are classified once: `back` edges close a cycle (found by a DFS
+from the graph's sources), every other edge is `forward`; `order` is a topological order of the
+forward edges.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from engine.graph.format import workflow_hash, workflow_to_dict
+from engine.graph.model import Workflow
+from engine.graph.problems import Problem, error
+from engine.graph.roles import role_spec
+from engine.graph.validate import validate
+from engine.runtime.families import model_family
+
+
+class CompileError(Exception):
+    """The workflow cannot run; `problems` says what is wrong and where."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("Cannot run the workflow:\n" + "\n".join(f"  - {p.message}" for p in self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class PlanEdge:
+    id: str
+    source: str
+    source_port: str
+    target: str
+    target_port: str
+    kind: Literal["forward", "back"] = "forward"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanNode:
+    id: str
+    role: str
+    title: str
+    params: Mapping[str, Any]
+    inputs: tuple[PlanEdge, ...] = ()
+    outputs: tuple[PlanEdge, ...] = ()
+
+    def param(self, name: str) -> Any:
+        return self.params.get(name)
+
+    @property
+    def label(self) -> str:
+        return f"{self.title or self.role} ({self.id})"
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetLimits:
+    """Run-wide limits; 0 means no limit."""
+
+    max_tokens: int = 0
+    max_cost_usd: float = 0.0
+    deadline_s: float = 0.0
+    max_turns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    workflow_id: str
+    workflow_name: str
+    workflow_hash: str
+    document: Mapping[str, Any]
+    budget: BudgetLimits
+    concurrency: int
+    seed: int
+    nodes: Mapping[str, PlanNode]
+    order: tuple[str, ...]
+    subplans: Mapping[str, RunPlan] = field(default_factory=lambda: MappingProxyType({}))
+
+
+_MAX_DEPTH = 8
+
+
+def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, _seen: tuple[str, ...] = ()) -> RunPlan:
+    """Validate and freeze `wf`; `base_dir` resolves sub-graph paths (default: the working directory)."""
+    problems = [p for p in validate(wf) if p.severity == "error"]
+    problems += family_problems(wf, {})
+    if problems:
+        raise CompileError(problems)
+    subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen) for nid, n in wf.nodes.items()
+                if n.role == "subgraph"}
+    nodes, order = _freeze_graph(wf)
+    b = wf.settings.budget
+    return RunPlan(
+        workflow_id=wf.id or wf.name, workflow_name=wf.name, workflow_hash=workflow_hash(wf),
+        document=copy.deepcopy(workflow_to_dict(wf)),
+        budget=BudgetLimits(int(b.max_tokens), float(b.max_cost_usd), float(b.deadline_s), int(b.max_turns)),
+        concurrency=max(1, int(wf.settings.concurrency)), seed=int(wf.settings.seed),
+        nodes=MappingProxyType(nodes), order=order, subplans=MappingProxyType(subplans))
+
+
+def family_problems(wf: Workflow, overrides: Mapping[str, str]) -> list[Problem]:
+    """Critics with `require_other_family` whose model shares its subject author's provider family."""
+    found: list[Problem] = []
+    for node in wf.nodes.values():
+        if node.role != "critic" or not node.param("require_other_family"):
+            continue
+        judge = overrides.get("critic") or str(node.param("model"))
+        for edge in wf.incoming(node.id):
+            author = wf.node(edge.source)
+            spec = role_spec(author.role) if author else None
+            if author is None or spec is None or not spec.uses_llm or edge.target_port != "subject":
+                continue
+            written = overrides.get(author.role) or str(author.param("model"))
+            if model_family(judge) == model_family(written):
+                found.append(error(
+                    "same_model_family",
+                    f"Critic '{node.title or node.id}' ({node.id}) must use a model from another provider "
+                    f"family than its author '{author.title or author.id}' ({author.id}): both {judge!r} and "
+                    f"{written!r} are {model_family(judge)!r} models", node_id=node.id, field="params.model"))
+    return found
+
+
+def _freeze_graph(wf: Workflow) -> tuple[dict[str, PlanNode], tuple[str, ...]]:
+    back = _back_edges(wf)
+    edges = [PlanEdge(e.id, e.source, e.source_port, e.target, e.target_port,
+                      "back" if e.id in back else "forward") for e in wf.edges.values()]
+    nodes: dict[str, PlanNode] = {}
+    for node in wf.nodes.values():
+        spec = role_spec(node.role)
+        params = spec.defaults() if spec else {}
+        params.update(copy.deepcopy(node.params))
+        nodes[node.id] = PlanNode(
+            node.id, node.role, node.title, MappingProxyType(params),
+            tuple(e for e in edges if e.target == node.id), tuple(e for e in edges if e.source == node.id))
+    return nodes, _topological(nodes)
+
+
+def _back_edges(wf: Workflow) -> set[str]:
+    out: dict[str, list[tuple[str, str]]] = {nid: [] for nid in wf.nodes}
+    indegree = dict.fromkeys(wf.nodes, 0)
+    for e in wf.edges.values():
+        out[e.source].append((e.id, e.target))
+        indegree[e.target] += 1
+    roots = [n for n in wf.nodes if indegree[n] == 0] + list(wf.nodes)
+    colour: dict[str, int] = {}  # 1 = on the DFS stack, 2 = finished
+    back: set[str] = set()
+    for root in roots:
+        if root in colour:
+            continue
+        colour[root] = 1
+        stack = [(root, iter(out[root]))]
+        while stack:
+            nid, it = stack[-1]
+            step = next(it, None)
+            if step is None:
+                colour[nid] = 2
+                stack.pop()
+            elif colour.get(step[1]) == 1:
+                back.add(step[0])
+            elif step[1] not in colour:
+                colour[step[1]] = 1
+                stack.append((step[1], iter(out[step[1]])))
+    return back
+
+
+def _topological(nodes: Mapping[str, PlanNode]) -> tuple[str, ...]:
+    indegree = {nid: sum(e.kind == "forward" for e in n.inputs) for nid, n in nodes.items()}
+    ready = [nid for nid, d in indegree.items() if d == 0]
+    order: list[str] = []
+    while ready:
+        nid = ready.pop(0) if len(ready) < 64 else ready.pop()
+        order.append(nid)
+        for e in nodes[nid].outputs:
+            if e.kind == "forward":
+                indegree[e.target] -= 1
+                if indegree[e.target] == 0:
+                    ready.append(e.target)
+    return tuple(order)
+
+
+def _compile_subgraph(wf: Workflow, node_id: str, base_dir: Path | None, seen: tuple[str, ...]) -> RunPlan:
+    from engine.graph.format import load_workflow, workflow_from_dict
+    from engine.graph.problems import WorkflowFileError
+
+    node = wf.nodes[node_id]
+    path = str(node.param("path") or "")
+    where = f"Sub-graph '{node.title or node_id}' ({node_id})"
+    key = str((base_dir or Path.cwd()) / path) if path else f"{'/'.join(seen)}/{node_id}"
+    if len(seen) >= _MAX_DEPTH or (path and key in seen):
+        raise CompileError([error("subgraph_recursion", f"{where} nests too deep or includes itself ({key})",
+                                  node_id=node_id, field="params.path")])
+    try:
+        inner = load_workflow(key) if path else workflow_from_dict(node.param("graph"), source=where)
+    except WorkflowFileError as exc:
+        raise CompileError([error(p.code, f"{where}: {p.message}", node_id=node_id) for p in exc.problems]) from exc
+    inner_dir = Path(key).parent if path else base_dir
+    try:
+        return compile_workflow(inner, base_dir=inner_dir, _seen=(*seen, key))
+    except CompileError as exc:
+        raise CompileError([error(p.code, f"{where}: {p.message}", node_id=node_id) for p in exc.problems]) from exc

@@ -1,0 +1,170 @@
+"""A run of a compiled plan: start, watch (events), control (cancel/pause/step/breakpoints/human), wait.
+
+Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `RunStarted`, the last
+`RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason;
+when a store is given, the workflow version is saved and every event is appended to its writer (a
+sink like any other subscriber), which is closed when the run ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import BudgetExceeded, Event, NodeState, RunFinished, RunStarted, RunStatus, VerdictIssued
+from engine.llm.types import ChatGateway
+from engine.runtime.budget import BudgetHit, BudgetTracker
+from engine.runtime.control import HumanChoice, HumanPolicy, RunControl
+from engine.runtime.hub import EventHub
+from engine.runtime.plan import CompileError, RunPlan
+from engine.runtime.scheduler import GraphExecutor
+from engine.runtime.state import RunState
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    run_id: str
+    status: RunStatus
+    reason: str
+    outputs: dict[str, Any]
+    tokens_in: int
+    tokens_out: int
+    cost_usd: float
+    duration_s: float
+    verdicts: list[VerdictIssued] = field(default_factory=list)
+
+
+class Run:
+    def __init__(self, plan: RunPlan, *, gateway: ChatGateway, inputs: dict[str, object] | None = None,
+                 store: Any = None, model_overrides: dict[str, str] | None = None,
+                 human: HumanPolicy | None = None, run_id: str | None = None, tools: Any = None,
+                 memory: Any = None) -> None:
+        self.plan = plan
+        self.run_id = run_id or uuid.uuid4().hex
+        self.inputs = dict(inputs or {})
+        self.overrides = dict(model_overrides or {})
+        if self.overrides:
+            _check_overrides(plan, self.overrides)
+        self.hub = EventHub(self.run_id)
+        self.control = RunControl()
+        self._gateway, self._store, self._human, self._tools, self._memory = gateway, store, human, tools, memory
+        self._task: asyncio.Task[RunResult] | None = None
+
+    # -- watching ------------------------------------------------------------------------------
+    def events(self) -> AsyncIterator[Event]:
+        """An independent subscription to the whole event stream, from the first event."""
+        return self.hub.subscribe()
+
+    def state(self, node_id: str) -> NodeState | None:
+        return self.hub.node_states.get(node_id)  # type: ignore[return-value]
+
+    # -- control -------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._main())
+
+    async def wait(self) -> RunResult:
+        self.start()
+        assert self._task is not None
+        return await asyncio.shield(self._task)
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def pause(self) -> None:
+        self.control.pause()
+
+    def resume(self) -> None:
+        self.control.resume()
+
+    def step(self) -> None:
+        self.control.step()
+
+    def set_breakpoint(self, node_id: str, on: bool = True) -> None:
+        (self.control.breakpoints.add if on else self.control.breakpoints.discard)(node_id)
+
+    def submit_human_decision(self, node_id: str, decision: HumanChoice, edited: Any = None) -> None:
+        self.control.decide(node_id, decision, edited)
+
+    # -- the run itself ------------------------------------------------------------------------
+    async def _main(self) -> RunResult:
+        plan, hub = self.plan, self.hub
+        writer = self._open_store()
+        state = RunState(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
+                         plan.concurrency, plan.workflow_id, self.overrides, self._human, self._tools,
+                         self._memory_backend())
+        span = hub.new_span("run")
+        hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
+                 workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
+                 settings={"concurrency": plan.concurrency, "seed": plan.seed,
+                           "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)})
+        graph = GraphExecutor(state, plan, parent_span=span, inputs=self.inputs)
+        status: RunStatus = "succeeded"
+        reason = ""
+        deadline = plan.budget.deadline_s or None
+        try:
+            await asyncio.wait_for(graph.execute(), deadline)
+            if graph.failures:
+                status, reason = "failed", "; ".join(graph.failures)
+        except BudgetHit as hit:
+            status, reason = "budget_exceeded", str(hit)
+            hub.emit(BudgetExceeded, span_id=span, budget=hit.budget, limit=hit.limit, actual=hit.actual,
+                     node_id=hit.node_id)
+        except TimeoutError:
+            status = "budget_exceeded"
+            reason = f"run deadline_s budget exceeded: {hub.elapsed():.3g} s > limit {plan.budget.deadline_s:g} s"
+            hub.emit(BudgetExceeded, span_id=span, budget="deadline_s", limit=plan.budget.deadline_s,
+                     actual=round(hub.elapsed(), 3))
+        except asyncio.CancelledError:
+            status, reason = "cancelled", "cancelled by the user"
+        except Exception as exc:  # an engine bug must still end the run with a recorded reason
+            status, reason = "failed", f"internal error: {type(exc).__name__}: {exc}"
+        usage = state.budget.total
+        result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
+                           usage.cost_usd, hub.elapsed(), list(state.verdicts))
+        hub.emit(RunFinished, span_id=span, status=status, reason=reason, outputs=result.outputs,
+                 tokens_in=result.tokens_in, tokens_out=result.tokens_out, cost_usd=result.cost_usd,
+                 duration_s=result.duration_s)
+        hub.close()
+        if writer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, writer.close)
+        return result
+
+    def _open_store(self) -> Any:
+        if self._store is None:
+            return None
+        self._store.save_workflow(dict(self.plan.document), workflow_hash=self.plan.workflow_hash)
+        writer = self._store.writer()
+        self.hub.add_sink(writer.append)
+        return writer
+
+    def _memory_backend(self) -> Any:
+        if self._memory is not None:
+            return self._memory
+        try:
+            from engine import memory
+        except ImportError:
+            return None
+        if self._store is not None and hasattr(memory, "StoreMemoryBackend"):
+            return memory.StoreMemoryBackend(self._store)
+        return memory.InMemoryBackend() if hasattr(memory, "InMemoryBackend") else None
+
+
+def _check_overrides(plan: RunPlan, overrides: Mapping[str, str]) -> None:
+    from engine.graph.format import workflow_from_dict
+    from engine.runtime.plan import family_problems
+
+    problems = family_problems(workflow_from_dict(dict(plan.document)), overrides)
+    if problems:
+        raise CompileError(problems)
+
+
+async def execute(wf: Any, *, base_dir: Any = None, **kw: Any) -> RunResult:
+    """Compile `wf` and run it to the end."""
+    from engine.runtime.plan import compile_workflow
+
+    return await Run(compile_workflow(wf, base_dir=base_dir), **kw).wait()

@@ -1,0 +1,213 @@
+"""Executes one graph (the run's workflow, or a sub-graph inside it) as an asyncio dataflow.
+
+Invariants:
+- a node starts when every forward input edge is resolved (delivered or dead); it is skipped when
+  a required input got no value (its source failed, was skipped, or a router did not route there);
+- every ready node runs concurrently (model and tool calls share the run's `concurrency` slots);
+- back edges into a `feedback` port belong to their judge (critic / verifier), which re-runs the loop
+  body itself; any other back edge that fires re-runs the loop body from its target up to the
+  emitting node, at most the emitting node's loop bound (e.g. a router's `max_loops`) times;
+- node states go queued → running → (waiting) → done | failed | skipped | cancelled, each announced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from engine.events import LogMessage, NodeOutput, NodeStateChanged
+from engine.graph.roles import role_spec
+from engine.runtime.context import NodeContext
+from engine.runtime.plan import PlanNode, RunPlan
+from engine.runtime.state import NodeFailed, RunState
+
+_DEFAULT_LOOP_BOUND = 3
+
+
+class GraphExecutor:
+    def __init__(self, state: RunState, plan: RunPlan, *, parent_span: str, inputs: Mapping[str, Any],
+                 prefix: str = "") -> None:
+        self.state, self.plan, self.parent_span, self.inputs, self.prefix = state, plan, parent_span, inputs, prefix
+        self.status: dict[str, str] = {}
+        self.values: dict[str, dict[str, list[Any]]] = {nid: {} for nid in plan.nodes}
+        self.pending: dict[str, int] = {nid: sum(e.kind == "forward" for e in n.inputs)
+                                        for nid, n in plan.nodes.items()}
+        self.last_inputs: dict[str, dict[str, Any]] = {}
+        self.results: dict[str, Any] = {}
+        self.failures: list[str] = []
+
+    def key(self, node_id: str) -> str:
+        return self.prefix + node_id
+
+    def _set_state(self, nid: str, state: str, detail: str = "", span: str | None = None) -> None:
+        self.status[nid] = state
+        self.state.hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span, node_id=self.key(nid),
+                            state=state, detail=detail)  # type: ignore[arg-type]
+
+    async def execute(self) -> dict[str, Any]:
+        """Run the graph to the end; the values of its output nodes by output name."""
+        for nid in self.plan.order:
+            self._set_state(nid, "queued")
+        self._running: dict[asyncio.Task[dict[str, Any]], str] = {}
+        self._finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._start([nid for nid in self.plan.order if self.pending[nid] == 0])
+        if not self._running:
+            return self.results
+        try:
+            await self._finished
+        except BaseException:
+            running = list(self._running)
+            self._running.clear()
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            for nid in self.plan.order:
+                if self.status.get(nid) in ("queued", "running", "waiting"):
+                    self._set_state(nid, "cancelled")
+            raise
+        return self.results
+
+    def _start(self, ready: list[str]) -> None:
+        for nid in self._admit(ready):
+            task = asyncio.ensure_future(self._run_node(nid))
+            self._running[task] = nid
+            task.add_done_callback(self._on_done)
+
+    def _on_done(self, task: asyncio.Task[dict[str, Any]]) -> None:
+        """Completion of one node task (O(1) per node: no wait() over every running task)."""
+        nid = self._running.pop(task, None)
+        if nid is None or self._finished.done():
+            return
+        exc = None if task.cancelled() else task.exception()
+        if task.cancelled() or (exc is not None and not isinstance(exc, NodeFailed)):
+            self._finished.set_exception(exc or asyncio.CancelledError())
+            return
+        if isinstance(exc, NodeFailed):
+            self.failures.append(f"{self.plan.nodes[nid].label}: {exc}")
+            self._start(self._deliver(nid, {}))
+        else:
+            self._start(self._deliver(nid, task.result()))
+        if not self._running:
+            self._finished.set_result(None)
+
+    def _admit(self, ready: list[str]) -> list[str]:
+        """Ready nodes that may start; nodes missing a required input are skipped (and propagate)."""
+        startable: list[str] = []
+        while ready:
+            nid = ready.pop(0)
+            node = self.plan.nodes[nid]
+            missing = _missing(node, self.values[nid])
+            if missing:
+                self._set_state(nid, "skipped", f"no value for required input {', '.join(missing)}")
+                ready += self._deliver(nid, {})
+            else:
+                startable.append(nid)
+        return startable
+
+    def _deliver(self, nid: str, outputs: Mapping[str, Any]) -> list[str]:
+        """Pass `outputs` along forward edges (missing ports are dead edges); newly resolved targets."""
+        resolved: list[str] = []
+        for edge in self.plan.nodes[nid].outputs:
+            if edge.kind != "forward":
+                continue
+            if edge.source_port in outputs:
+                self.values[edge.target].setdefault(edge.target_port, []).append(outputs[edge.source_port])
+            self.pending[edge.target] -= 1
+            if self.pending[edge.target] == 0:
+                resolved.append(edge.target)
+        return resolved
+
+    def _inputs_of(self, node: PlanNode, values: Mapping[str, list[Any]]) -> dict[str, Any]:
+        spec = role_spec(node.role)
+        multiple = {p.name for p in spec.inputs if p.multiple} if spec else set()
+        return {port: (vals if port in multiple else vals[-1]) for port, vals in values.items()}
+
+    async def _run_node(self, nid: str) -> dict[str, Any]:
+        node = self.plan.nodes[nid]
+        await self.state.control.admit(self.key(nid))
+        outputs = await self.execute_node(nid, self._inputs_of(node, self.values[nid]))
+        spec = role_spec(node.role)
+        bound = int(node.param(spec.loop_bound) or 0) if spec and spec.loop_bound else _DEFAULT_LOOP_BOUND
+        loops = 0
+        while True:
+            fired = [e for e in node.outputs
+                     if e.kind == "back" and e.target_port != "feedback" and e.source_port in outputs]
+            if not fired:
+                return outputs
+            if loops >= bound:
+                self.state.hub.emit(LogMessage, parent_id=self.parent_span, node_id=self.key(nid), level="warning",
+                                    message=f"{node.label} reached its loop bound ({bound}); the loop stops here")
+                return {p: v for p, v in outputs.items() if p not in {e.source_port for e in fired}}
+            loops += 1
+            edge = fired[0]
+            outputs = await self.rerun_region(edge.target, nid, start_inputs={edge.target_port: outputs[edge.source_port]},
+                                              round=loops)
+
+    async def execute_node(self, nid: str, inputs: dict[str, Any], *, round: int = 0,
+                           feedback: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        from engine.roles import handler_for
+
+        node = self.plan.nodes[nid]
+        span = self.state.hub.new_span("node")
+        self.status[nid] = "running"
+        self.state.hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span, node_id=self.key(nid),
+                            state="running", round=round)
+        ctx = NodeContext(self.state, self, node, inputs, span, round, feedback)
+        try:
+            outputs = await handler_for(node.role)(ctx)
+        except asyncio.CancelledError:
+            self._set_state(nid, "cancelled", span=span)
+            raise
+        except NodeFailed as exc:
+            self._set_state(nid, "failed", str(exc), span=span)
+            raise
+        except Exception as exc:  # budget hits end the run; anything else fails this node clearly
+            from engine.runtime.budget import BudgetHit
+
+            self._set_state(nid, "failed", f"{type(exc).__name__}: {exc}", span=span)
+            if isinstance(exc, BudgetHit):
+                raise
+            raise NodeFailed(f"{type(exc).__name__}: {exc}") from exc
+        self.last_inputs[nid] = inputs
+        for port, value in outputs.items():
+            self.state.hub.emit(NodeOutput, span_id=span, parent_id=self.parent_span, node_id=self.key(nid),
+                                port=port, value=value, round=round)
+        if node.role == "output":
+            self.results[str(node.param("name") or nid)] = outputs.get("value")
+        self._set_state(nid, "done", span=span)
+        return outputs
+
+    async def rerun_region(self, start: str, end: str, *, feedback: Mapping[str, Any] | None = None,
+                           start_inputs: Mapping[str, Any] | None = None, round: int = 0) -> dict[str, Any]:
+        """Re-execute the loop body: the nodes on forward paths from `start` to `end`, in order."""
+        region = _reachable(self.plan, start, forward=True) & _reachable(self.plan, end, forward=False)
+        fresh: dict[str, dict[str, Any]] = {}
+        for nid in (n for n in self.plan.order if n in region):
+            node = self.plan.nodes[nid]
+            inputs = dict(self.last_inputs.get(nid, {}))
+            for edge in node.inputs:
+                if edge.kind == "forward" and edge.source in fresh and edge.source_port in fresh[edge.source]:
+                    inputs[edge.target_port] = fresh[edge.source][edge.source_port]
+            if nid == start and start_inputs:
+                inputs.update(start_inputs)
+            await self.state.control.admit(self.key(nid))
+            fresh[nid] = await self.execute_node(nid, inputs, round=round, feedback=feedback if nid == start else None)
+        return fresh.get(end, {})
+
+
+def _missing(node: PlanNode, values: Mapping[str, list[Any]]) -> list[str]:
+    spec = role_spec(node.role)
+    return [p.name for p in spec.inputs if p.required and not values.get(p.name)] if spec else []
+
+
+def _reachable(plan: RunPlan, origin: str, *, forward: bool) -> set[str]:
+    seen, stack = {origin}, [origin]
+    while stack:
+        node = plan.nodes[stack.pop()]
+        for edge in node.outputs if forward else node.inputs:
+            nxt = edge.target if forward else edge.source
+            if edge.kind == "forward" and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen

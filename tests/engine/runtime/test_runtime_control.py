@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from engine.events import BudgetExceeded, HumanDecisionRequested, LLMCallFinished, LLMCallStarted
+from engine.runtime import Run, compile_workflow, execute
+from tests.engine.runtime.fakes import FakeGateway, build
+
+
+def chain(n: int, **settings: float) -> object:
+    nodes = [("in", "input", {}), *((f"x{i}", "executor", {}) for i in range(n)), ("out", "output", {})]
+    names = ["in", *(f"x{i}" for i in range(n))]
+    edges = [f"{names[0]}.value->x0.task", *(f"x{i}.result->x{i + 1}.task" for i in range(n - 1)),
+             f"x{n - 1}.result->out.value"]
+    return build(nodes, edges, **settings)
+
+
+@pytest.mark.asyncio
+async def test_token_budget_stops_the_run_cleanly() -> None:
+    gateway = FakeGateway(tokens=(40, 10))
+    run = Run(compile_workflow(chain(10, max_tokens=120)), gateway=gateway)  # type: ignore[arg-type]
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and len(gateway.requests) == 3
+    assert result.reason == "run tokens budget exceeded at node x2: 150 tokens > limit 120 tokens"
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert (hit.budget, hit.limit, hit.actual, hit.node_id) == ("tokens", 120, 150, "x2")
+    assert run.state("x3") == "cancelled" and run.state("x1") == "done"
+
+
+@pytest.mark.asyncio
+async def test_node_cost_budget_and_turn_budget() -> None:
+    wf = chain(3)
+    wf.set_param("x1", "max_cost_usd", 0.005)  # type: ignore[attr-defined]
+    result = await execute(wf, gateway=FakeGateway(cost_usd=0.01))
+    assert result.status == "budget_exceeded" and "node cost_usd budget exceeded at node x1" in result.reason
+    result = await execute(chain(5, max_turns=2), gateway=FakeGateway())
+    assert result.status == "budget_exceeded" and "max_turns" in result.reason
+
+
+@pytest.mark.asyncio
+async def test_deadline_cancels_in_flight_calls_and_closes_their_spans() -> None:
+    run = Run(compile_workflow(chain(3, deadline_s=0.2)), gateway=FakeGateway(latency_s=10))  # type: ignore[arg-type]
+    result = await asyncio.wait_for(run.wait(), 5)
+    assert result.status == "budget_exceeded" and "deadline_s" in result.reason
+    started = {e.span_id for e in run.hub.history if isinstance(e, LLMCallStarted)}
+    closed = {e.span_id: e for e in run.hub.history if isinstance(e, LLMCallFinished)}
+    assert started and started == set(closed) and all(e.error == "cancelled" for e in closed.values())
+    assert run.hub.history[-1].kind == "run_finished"
+
+
+@pytest.mark.asyncio
+async def test_cancel_ends_with_cancelled_status() -> None:
+    run = Run(compile_workflow(chain(3)), gateway=FakeGateway(latency_s=10))  # type: ignore[arg-type]
+    run.start()
+    await asyncio.sleep(0.05)
+    run.cancel()
+    result = await asyncio.wait_for(run.wait(), 5)
+    assert result.status == "cancelled" and run.state("x0") == "cancelled"
+
+
+@pytest.mark.asyncio
+async def test_pause_step_resume_and_breakpoints() -> None:
+    gateway = FakeGateway()
+    run = Run(compile_workflow(chain(4)), gateway=gateway)  # type: ignore[arg-type]
+    run.set_breakpoint("x1")
+    run.start()
+    await asyncio.sleep(0.1)
+    assert run.control.paused and len(gateway.requests) == 1 and run.state("x1") == "queued"
+    run.step()
+    await asyncio.sleep(0.1)
+    assert len(gateway.requests) == 2 and run.state("x2") == "queued"
+    run.resume()
+    result = await asyncio.wait_for(run.wait(), 5)
+    assert result.status == "succeeded" and len(gateway.requests) == 4
+
+
+@pytest.mark.asyncio
+async def test_human_gate_waits_for_a_decision() -> None:
+    wf = build([("in", "input", {}), ("gate", "human_gate", {}), ("out", "output", {})],
+               ["in.value->gate.subject", "gate.approved->out.value"])
+    run = Run(compile_workflow(wf), gateway=FakeGateway(), inputs={"goal": "ship it"})
+    run.start()
+    await asyncio.sleep(0.05)
+    assert run.state("gate") == "waiting"
+    request = next(e for e in run.hub.history if isinstance(e, HumanDecisionRequested))
+    assert request.artifact == "ship it"
+    with pytest.raises(ValueError):
+        run.submit_human_decision("out", "approve")
+    run.submit_human_decision("gate", "edit", "ship it carefully")
+    result = await asyncio.wait_for(run.wait(), 5)
+    assert result.outputs == {"result": "ship it carefully"} and result.verdicts[0].judge_model == "human"
+    wf.set_param("gate", "policy", "reject")
+    result = await execute(wf, gateway=FakeGateway())
+    assert result.status == "succeeded" and result.outputs == {}
