@@ -1,0 +1,64 @@
+"""`triadic run FILE`: check the inputs, compile, run with live progress, print the summary.
+
+Order of checks (each failure a one-line `CliError`, exit 2, nothing run or stored): flag syntax →
+model-override roles → the file loads → it validates → input names exist → it compiles. Then the run
+goes through `app.cli.drive.drive_run` on a fresh asyncio loop. Exit 0 when the run succeeded, 1 when
+it failed / was cancelled / exceeded a budget, 130 when the user pressed Ctrl-C (the run is cancelled
+cleanly and the store closed, so the DB stays consistent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, CliError
+from app.cli.options import check_inputs, check_overrides, parse_pairs
+from app.cli.workflow_file import errors_of, load, problem_lines
+
+
+def execute(args: argparse.Namespace) -> int:
+    inputs = parse_pairs(args.input, "--input", "NAME=VALUE, e.g. --input goal='Write a haiku'")
+    overrides = parse_pairs(args.model_override, "--model-override", "ROLE=MODEL, e.g. executor=sim/default")
+    check_overrides(overrides)
+    workflow = load(args.file)
+
+    from engine.graph.validate import validate
+    from engine.runtime import CompileError, compile_workflow
+
+    problems = validate(workflow)
+    errors = errors_of(problems)
+    if errors:
+        raise CliError("\n".join(problem_lines(args.file, errors)))
+    if not args.quiet:
+        for line in problem_lines(args.file, problems):
+            print(line, file=sys.stderr)
+    check_inputs(workflow, inputs, args.file)
+    try:
+        plan = compile_workflow(workflow, base_dir=Path(args.file).resolve().parent)
+    except CompileError as exc:
+        lines = problem_lines(args.file, getattr(exc, "problems", None) or [])
+        raise CliError("\n".join(lines) or f"{args.file}: error: {exc}") from None
+
+    from app.cli.drive import RunOptions, drive_run
+    from app.cli.store_access import open_store
+    from app.cli.summary import print_summary
+
+    store, db_path = open_store(args.db)
+    options = RunOptions(inputs=dict(inputs), model_overrides=overrides, json=args.json, quiet=args.quiet,
+                         stream=args.stream, auto_approve=args.auto_approve, auto_reject=args.auto_reject)
+    try:
+        outcome = asyncio.run(drive_run(plan, workflow, store, options, source=args.file))
+    except asyncio.CancelledError:  # a second Ctrl-C: stop waiting for the cancelled run
+        print("triadic: interrupted before the run finished cancelling", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        store.close()
+    if not args.json:
+        print_summary(outcome.board, db_path, brief=args.quiet)
+    if outcome.interrupted:
+        print("triadic: interrupted — the run was cancelled and its trace kept", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_OK if outcome.board.status == "succeeded" else EXIT_FAILED

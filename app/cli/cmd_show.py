@@ -1,0 +1,77 @@
+"""`triadic show RUN_ID`: one stored run in detail — summary, span tree with timings / tokens / cost,
+verdicts, outputs; `--events` dumps every event as one JSON object per line. A unique id prefix is
+accepted; an unknown or ambiguous id is a `CliError` naming the database."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.table import Table
+
+from app.cli import fmt
+from app.cli.errors import EXIT_OK, CliError
+from app.cli.span_tree import build_tree
+from app.cli.store_access import open_store
+
+if TYPE_CHECKING:
+    from engine.store import RunSummary, VerdictRecord
+
+
+def execute(args: argparse.Namespace) -> int:
+    store, path = open_store(args.db, must_exist=True)
+    try:
+        try:
+            run = store.get_run(args.run_id)
+        except (LookupError, ValueError) as exc:  # e.g. an ambiguous prefix
+            raise CliError(f"run {args.run_id!r} in {path}: {exc}") from None
+        if run is None:
+            raise CliError(f"no run matches {args.run_id!r} in {path} (see 'triadic runs')")
+        console = fmt.console()
+        _print_summary(console, run, path)
+        console.print(build_tree("spans", store.spans(run.id)))
+        verdicts = list(store.verdicts(run.id))
+        if verdicts:
+            console.print(_verdict_table(verdicts))
+        for name, value in run.outputs.items():
+            console.print(f"output {name}:", markup=False)
+            console.print(fmt.text(value), markup=False, soft_wrap=True)
+        if args.events:
+            for event in store.iter_events(run.id):
+                print(json.dumps(event.to_record(), ensure_ascii=False, default=str))
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def _print_summary(console: Console, run: RunSummary, path: Path) -> None:
+    lines = [
+        f"run {run.id}",
+        f"workflow: {run.workflow_name or run.workflow_id} (version {run.workflow_hash[:12]})",
+        f"status: {run.status}" + (f" — {run.reason}" if run.reason else ""),
+        f"started: {fmt.when(run.started_at)}   finished: {fmt.when(run.finished_at)}   "
+        f"duration: {fmt.duration(run.duration_s)}",
+        f"tokens in/out: {fmt.tokens(run.tokens_in, run.tokens_out)}   cost: {fmt.cost(run.cost_usd)}",
+        f"inputs: {fmt.one_line(run.inputs or {}, 200)}",
+    ]
+    if run.replay_of:
+        lines.append(f"replay of: {run.replay_of}")
+    if run.fork_of:
+        lines.append(f"fork of: {run.fork_of} at event {run.fork_at_seq}")
+    lines.append(f"db: {path}")
+    for line in lines:
+        console.print(line, markup=False, soft_wrap=True)
+
+
+def _verdict_table(verdicts: list[VerdictRecord]) -> Table:
+    table = Table(title="Verdicts", title_justify="left", pad_edge=False)
+    for column in ("judge", "subject", "decision", "score", "round", "first reason"):
+        table.add_column(column, no_wrap=column != "first reason", min_width=12 if column == "first reason" else None)
+    for v in verdicts:
+        reasons = list(v.reasons)
+        table.add_row(v.node_id, v.subject_node_id, v.decision, f"{v.score:.2f}", str(v.round),
+                      fmt.one_line(reasons[0], 160) if reasons else "")
+    return table

@@ -1,0 +1,122 @@
+"""Entry point of the `triadic` console script: argument parsing and dispatch to the commands.
+
+Invariants: this module imports only the standard library and the CLI's light modules, so
+`triadic --help` starts fast; each command module (and litellm, SQLAlchemy, PySide6 behind it) is
+imported only when that command runs. Expected failures are `CliError`s printed as one line on
+stderr with their exit code (0 ok, 1 failed run, 2 bad input/usage, 130 interrupted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
+
+_COMMANDS = {
+    "run": "app.cli.cmd_run",
+    "validate": "app.cli.cmd_validate",
+    "runs": "app.cli.cmd_runs",
+    "show": "app.cli.cmd_show",
+    "gui": "app.cli.cmd_gui",
+}
+_EPILOG = """examples:
+  triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
+  triadic runs --limit 5
+  triadic show 3f2a --events
+
+exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
+errors), 2 bad input or usage, 130 interrupted with Ctrl-C."""
+_DB_HELP = "trace database (default: $TRIADIC_DB or the user data dir)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises `CliError` instead of exiting, so `main` owns every exit code."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CliError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="triadic", description="Run, validate and inspect Triadic agent workflows.",
+                     epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run a workflow with live progress", description="Run a workflow file.")
+    run.add_argument("file", metavar="FILE", help="workflow file (*.triadic.json)")
+    run.add_argument("--input", "-i", action="append", default=[], metavar="NAME=VALUE",
+                     help="value of a run input (repeatable)")
+    run.add_argument("--model-override", "-m", action="append", default=[], metavar="ROLE=MODEL",
+                     help="use MODEL for every node of ROLE (repeatable)")
+    run.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    gate = run.add_mutually_exclusive_group()
+    gate.add_argument("--auto-approve", action="store_true", help="approve every human gate")
+    gate.add_argument("--auto-reject", action="store_true", help="reject every human gate")
+    out = run.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object per event")
+    out.add_argument("--quiet", "-q", action="store_true", help="no live progress; status and outputs only")
+    run.add_argument("--stream", action="store_true", help="show the text of the running LLM call")
+
+    val = sub.add_parser("validate", help="check workflow files", description="Check workflow files.")
+    val.add_argument("files", nargs="+", metavar="FILE")
+
+    runs = sub.add_parser("runs", help="list past runs", description="List past runs, newest first.")
+    runs.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    runs.add_argument("--limit", "-n", type=_positive_int, default=20, metavar="N")
+    runs.add_argument("--workflow", "-w", metavar="NAME", help="only runs of this workflow (name or id)")
+
+    show = sub.add_parser("show", help="show one run in detail", description="Show one past run.")
+    show.add_argument("run_id", metavar="RUN_ID", help="run id or a unique prefix of it")
+    show.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    show.add_argument("--events", action="store_true", help="also dump every event as JSON")
+
+    gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop app.")
+    gui.add_argument("file", nargs="?", metavar="FILE")
+    gui.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number ≥ 1, got {value}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
+        command = importlib.import_module(_COMMANDS[args.command])
+        code: int = command.execute(args)
+        return code
+    except CliError as exc:
+        sys.stdout.flush()
+        print(f"triadic: {exc.message}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("triadic: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # --help / --version from argparse
+        return exc.code if isinstance(exc.code, int) else 0
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug, not bad input: one line unless TRIADIC_DEBUG asks for the traceback
+        if os.environ.get("TRIADIC_DEBUG"):
+            raise
+        print(f"triadic: internal error: {type(exc).__name__}: {exc} (set TRIADIC_DEBUG=1 for the traceback)",
+              file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

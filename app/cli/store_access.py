@@ -1,0 +1,52 @@
+"""Opening the trace store for a command: resolve the DB path, open it, report recovered runs.
+
+The path is `--db` when given, else `engine.store.default_db_path()` (which honours $TRIADIC_DB).
+Invariants: a store that cannot be opened (a newer schema, not a database, unwritable place) is a
+`CliError` naming the path, never a traceback; runs the store marked "interrupted" at open (left
+"running" by a killed process) are reported in one line on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.cli.errors import CliError
+
+if TYPE_CHECKING:
+    from engine.store import TraceStore
+
+
+def db_path(option: str | None) -> Path:
+    if option:
+        return Path(option).expanduser()
+    from engine.store import default_db_path
+
+    return Path(default_db_path())
+
+
+def open_store(option: str | None, *, must_exist: bool = False) -> tuple[TraceStore, Path]:
+    from engine.store import TraceStore
+
+    path = db_path(option)
+    if must_exist and not path.exists():
+        raise CliError(f"no trace database at {path} (run a workflow first, or pass --db PATH)")
+    if path.is_dir():
+        raise CliError(f"--db {path}: is a directory, expected a database file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = TraceStore(path)
+    except Exception as exc:  # any failure to open is reported with the path, never a traceback
+        raise CliError(f"cannot open trace database {path}: {exc}") from None
+    report_recovered(store)
+    return store, path
+
+
+def report_recovered(store: TraceStore) -> None:
+    recovered = list(store.recovered_runs)
+    if recovered:
+        ids = ", ".join(run_id[:12] for run_id in recovered[:5])
+        more = f" and {len(recovered) - 5} more" if len(recovered) > 5 else ""
+        print(f"triadic: {len(recovered)} run(s) left unfinished by an earlier process were marked "
+              f"interrupted: {ids}{more}", file=sys.stderr)

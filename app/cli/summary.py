@@ -1,0 +1,64 @@
+"""The final summary of a `triadic run`: status, totals, per-node table, verdicts, outputs, ids.
+
+Invariant: reads only the `RunBoard` (folded from the run's events) and the run result's figures;
+prints with rich so tables fit the terminal, and plain text when stdout is not a terminal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from app.cli import fmt
+from app.cli.board import RunBoard
+
+_STATUS_STYLE = {"succeeded": "bold green", "failed": "bold red", "cancelled": "bold magenta",
+                 "budget_exceeded": "bold yellow", "interrupted": "bold magenta"}
+
+
+def node_table(board: RunBoard) -> Table:
+    table = Table(title="Nodes", title_justify="left", pad_edge=False)
+    table.add_column("node", min_width=12, overflow="fold")
+    for column in ("role", "state", "runs", "round", "calls", "tokens in/out", "cost", "time"):
+        table.add_column(column, no_wrap=True)
+    for row in board.rows.values():
+        state = row.state + (f" (attempt {row.attempt})" if row.attempt > 1 else "")
+        table.add_row(f"{row.title} ({row.node_id})", row.role, state, str(row.executions),
+                      str(row.round), str(row.llm_calls),
+                      fmt.tokens(row.tokens_in, row.tokens_out), fmt.cost(row.cost_usd),
+                      fmt.duration(row.duration_s))
+    return table
+
+
+def verdict_table(board: RunBoard) -> Table:
+    table = Table(title="Verdicts", title_justify="left", pad_edge=False)
+    for column in ("judge", "subject", "decision", "score", "round", "first reason"):
+        table.add_column(column, no_wrap=column != "first reason", min_width=12 if column == "first reason" else None)
+    for v in board.verdicts:
+        reason = fmt.one_line(v.reasons[0], 160) if v.reasons else ""
+        table.add_row(v.node_id, v.subject_node_id, v.decision, f"{v.score:.2f}", str(v.round), reason)
+    return table
+
+
+def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = None,
+                  brief: bool = False) -> None:
+    out = console or fmt.console()
+    style = _STATUS_STYLE.get(board.status, "bold")
+    out.print(f"[{style}]{board.status}[/] — {board.workflow_name} — {fmt.duration(board.duration_s)}, "
+              f"tokens in/out {fmt.tokens(board.tokens_in, board.tokens_out)}, cost {fmt.cost(board.cost_usd)}",
+              soft_wrap=True)
+    if board.reason:
+        out.print(f"reason: {board.reason}", markup=False, soft_wrap=True)
+    if not brief:
+        for problem in board.problems:
+            out.print(f"problem: {problem}", markup=False, soft_wrap=True)
+        out.print(node_table(board))
+        if board.verdicts:
+            out.print(verdict_table(board))
+    for name, value in board.outputs.items():
+        out.print(f"output {name}:", markup=False)
+        out.print(fmt.text(value), markup=False, soft_wrap=True)
+    out.print(f"run id: {board.run_id}", markup=False, soft_wrap=True)
+    out.print(f"db: {db_path}", markup=False, soft_wrap=True)

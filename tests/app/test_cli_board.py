@@ -1,0 +1,105 @@
+"""The run board folds events into per-node figures; the plain and live views show them."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from app.cli.board import RunBoard
+from app.cli.progress import PlainReporter, live_view, plain_line
+from app.cli.summary import print_summary
+from engine import events as ev
+from engine.graph.model import Node, Workflow
+
+
+def _workflow() -> Workflow:
+    wf = Workflow("Tiny")
+    wf.add_node(Node("plan", "planner", "Plan"))
+    wf.add_node(Node("review", "critic", "Review"))
+    return wf
+
+
+def _events() -> list[ev.Event]:
+    r = "run-1"
+    return [
+        ev.RunStarted(run_id=r, seq=0, ts=0.0, workflow_id="w", workflow_name="Tiny", workflow_hash="h"),
+        ev.NodeStateChanged(run_id=r, seq=1, ts=0.1, node_id="plan", state="running"),
+        ev.LLMCallStarted(run_id=r, seq=2, ts=0.1, span_id="s1", node_id="plan", model="sim/x", request={}),
+        ev.LLMTokenDelta(run_id=r, seq=3, ts=0.2, span_id="s1", text="hello "),
+        ev.LLMTokenDelta(run_id=r, seq=4, ts=0.2, span_id="s1", text="world"),
+        ev.LLMCallFinished(run_id=r, seq=5, ts=0.3, span_id="s1", node_id="plan", model="sim/x",
+                           tokens_in=100, tokens_out=40, cost_usd=0.002),
+        ev.NodeStateChanged(run_id=r, seq=6, ts=0.5, node_id="plan", state="done"),
+        ev.VerdictIssued(run_id=r, seq=7, ts=0.6, node_id="review", subject_node_id="plan",
+                         decision="revise", score=0.4, reasons=["missing step 3", "too long"], round=1),
+        ev.BudgetExceeded(run_id=r, seq=8, ts=0.7, budget="tokens", limit=100, actual=140, node_id="plan"),
+        ev.RunFinished(run_id=r, seq=9, ts=0.8, status="budget_exceeded", reason="token budget hit",
+                       outputs={"result": "partial"}, tokens_in=100, tokens_out=40, cost_usd=0.002,
+                       duration_s=0.8),
+    ]
+
+
+def test_board_folds_states_tokens_cost_and_verdicts() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    for event in _events()[:5]:
+        board.apply(event)
+    assert board.stream_node() == "plan"
+    assert board.stream_text == "hello world"
+    for event in _events()[5:]:
+        board.apply(event)
+    plan = board.rows["plan"]
+    assert (plan.state, plan.executions, plan.llm_calls) == ("done", 1, 1)
+    assert (plan.tokens_in, plan.tokens_out, plan.cost_usd) == (100, 40, 0.002)
+    assert plan.duration_s is not None and abs(plan.duration_s - 0.4) < 1e-9
+    assert board.rows["review"].state == "-"
+    assert board.stream_span is None
+    assert board.status == "budget_exceeded" and board.outputs == {"result": "partial"}
+    assert board.problems == ["budget tokens exceeded at plan: 140 > limit 100"]
+    assert [v.decision for v in board.verdicts] == ["revise"]
+
+
+def test_plain_lines_name_node_state_tokens_and_verdict() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    lines = []
+    for event in _events():
+        board.apply(event)
+        lines.append(plain_line(board, event))
+    shown = [line for line in lines if line]
+    assert shown[0] == "run run-1 started: Tiny"
+    assert "Plan (plan) running" in shown
+    assert not any(line.endswith(" queued") for line in shown)
+    assert any("llm sim/x: 100/40 tok $0.002" in line for line in shown)
+    assert any("verdict on plan: revise score 0.40 round 1: missing step 3" in line for line in shown)
+    assert shown[-1] == "run budget_exceeded: token budget hit"
+    assert lines[3] is None  # token deltas are not lines
+
+
+def test_plain_reporter_streams_deltas_of_the_focused_call() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    out = io.StringIO()
+    reporter = PlainReporter(board, stream=True, out=out)
+    for event in _events():
+        board.apply(event)
+        reporter.on_event(event)
+    text = out.getvalue()
+    assert "hello world\n[" in text
+    assert text.count("\n") == len(text.splitlines())
+
+
+def test_live_view_and_summary_render() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    for event in _events()[:4]:
+        board.apply(event)
+    console = Console(file=io.StringIO(), width=120)
+    console.print(live_view(board, stream=True))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Plan (plan)" in shown and "running" in shown and "streaming: plan" in shown
+    for event in _events()[4:]:
+        board.apply(event)
+    console = Console(file=io.StringIO(), width=160)
+    print_summary(board, __import__("pathlib").Path("/tmp/x.db"), console=console)
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    for expected in ("budget_exceeded", "token budget hit", "Verdicts", "missing step 3", "partial",
+                     "run id: run-1", "db: /tmp/x.db", "100/40"):
+        assert expected in shown
