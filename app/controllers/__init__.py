@@ -1,0 +1,1 @@
+"""Controllers: the one place where view intents become Document undo commands."""

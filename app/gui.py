@@ -1,0 +1,80 @@
+"""`launch()`: start the GUI — QApplication, the one qasync loop, the main window — and run it.
+
+Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown); a file
+that cannot be opened is reported in a dialog and the window opens on a blank workflow; with
+`TRIADIC_QUIT_AFTER_SHOW=1` the window prints `{"window_shown_s": <seconds since TRIADIC_T0 or
+process start>, "litellm_imported": bool}` once it is shown and quits (used by tests/perf/bench_startup.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from app import dialogs, settings_store
+from app.document import Document
+from app.event_loop import create_event_loop, run_until_quit
+from app.main_window import MainWindow
+from app.themes import apply_theme
+from app.window_wiring import set_window_theme
+from engine.graph.model import Workflow
+from engine.graph.problems import WorkflowFileError
+
+QUIT_AFTER_SHOW = "TRIADIC_QUIT_AFTER_SHOW"
+START_TIME = "TRIADIC_T0"
+
+
+def application() -> QApplication:
+    """The process's QApplication (created on first call)."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        return app
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("Triadic")
+    app.setOrganizationName("Triadic")
+    return app
+
+
+def open_window(path: str | None = None, *, db: str | None = None) -> MainWindow:
+    """A shown main window on `path` (or a blank workflow, after reporting why the file failed)."""
+    app = application()
+    apply_theme(app, settings_store.theme())
+    window = MainWindow(Document(Workflow()), db=db)
+    set_window_theme(window, settings_store.theme())
+    if path:
+        try:
+            window.document.open_file(path)
+            settings_store.add_recent_file(path)
+        except WorkflowFileError as exc:
+            failure = exc
+            QTimer.singleShot(0, lambda: dialogs.show_file_problems(window, failure))
+    window.show()
+    window.view.fit_to_view()
+    return window
+
+
+def _started_at() -> float:
+    value = os.environ.get(START_TIME)
+    return float(value) if value else time.time() - time.process_time()
+
+
+def launch(path: str | None, *, db: str | None = None) -> int:
+    """Show the main window with `path` (or a blank workflow) and run until it closes."""
+    app = application()
+    loop = create_event_loop(app)
+    window = open_window(path, db=db)
+    if os.environ.get(QUIT_AFTER_SHOW) == "1":
+        def report_and_quit() -> None:
+            shown = {"window_shown_s": round(time.time() - _started_at(), 4),
+                     "litellm_imported": "litellm" in sys.modules}
+            print(json.dumps(shown), flush=True)
+            window.document.undo_stack.setClean()
+            window.close()
+            app.quit()
+        QTimer.singleShot(0, report_and_quit)
+    return run_until_quit(app, loop)

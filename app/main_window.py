@@ -1,0 +1,112 @@
+"""The main window: canvas in the centre, palette / inspector / problems / minimap docks, menus.
+
+Composition only: the Document owns the workflow and undo stack, `EditorController` turns intents
+into commands, `FileController` does file commands, `app.window_wiring` connects the actions.
+Invariants: the title shows the document name with a modified mark; closing asks about unsaved
+changes (Cancel keeps the window open); geometry, dock layout and theme are remembered.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
+
+from app.actions import build_actions, configure
+from app.controllers.editor_controller import EditorController
+from app.controllers.file_controller import FileController
+from app.docks import build_docks, toggle_actions
+from app.document import Document
+from app.menus import build_menus
+from app.settings_store import save_window_state, window_state
+from app.window_wiring import wire_window
+from engine.graph.model import Workflow
+from widgets.canvas import CanvasScene, CanvasView, Minimap
+from widgets.inspector import InspectorWidget
+from widgets.palette import PaletteWidget
+from widgets.problems import ProblemsPanel
+from widgets.workflow_signals import WorkflowSignals
+
+APP_NAME = "Triadic"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, document: Document | None = None, *, db: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("main_window")
+        self.db_path = db
+        self.document = document if document is not None else Document(Workflow())
+        self.document.setParent(self)
+        workflow = self.document.workflow
+        self.scene = CanvasScene(workflow)
+        self.view = CanvasView(self.scene)
+        self.scene.setParent(self.view)  # deleted with the view, after the view's connections are cut
+        self.setCentralWidget(self.view)
+        self.palette_panel = PaletteWidget()
+        self.inspector = InspectorWidget(workflow)
+        self.problems = ProblemsPanel(workflow)
+        self.minimap = Minimap(self.view)
+        self.docks = build_docks(self, {"palette": self.palette_panel, "inspector": self.inspector,
+                                        "problems": self.problems, "minimap": self.minimap})
+        self.actions_by_name = build_actions(self)
+        self.actions_by_name.update(toggle_actions(self.docks))
+        stack = self.document.undo_stack
+        self.actions_by_name["undo"] = stack.createUndoAction(self, "&Undo")
+        self.actions_by_name["redo"] = stack.createRedoAction(self, "&Redo")
+        for action in self.actions_by_name.values():
+            self.addAction(action)
+        self.menus = build_menus(self, self.actions_by_name)
+        self.editor = EditorController(self.document, self.view, self)
+        self.files = FileController(self.document, self, self)
+        self.counts_label = QLabel(self)
+        self.statusBar().addPermanentWidget(self.counts_label)
+        self._signals = WorkflowSignals(workflow, self)
+        wire_window(self)
+        self.document.modified_changed.connect(self.update_title)
+        self.document.path_changed.connect(self.update_title)
+        self.document.workflow_replaced.connect(self._on_workflow_replaced)
+        self.update_title()
+        self.update_counts()
+        self.resize(1400, 880)
+        geometry, state = window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    # -- title and status ------------------------------------------------------------------------
+    def update_title(self, *_args: object) -> None:
+        self.setWindowTitle(f"{self.document.display_name()}[*] — {APP_NAME}")
+        self.setWindowModified(self.document.is_modified())
+
+    def update_counts(self, *_args: object) -> None:
+        workflow = self.document.workflow
+        errors, warnings = self.problems.counts()
+        self.counts_label.setText(f"{len(workflow.nodes)} nodes · {len(workflow.edges)} edges · "
+                                  f"{errors} errors · {warnings} warnings")
+
+    def show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message, 6000)
+
+    # -- documents ---------------------------------------------------------------------------------
+    def _on_workflow_replaced(self, workflow: Workflow) -> None:
+        self._signals.detach()
+        self._signals.deleteLater()
+        self._signals = WorkflowSignals(workflow, self)
+        self._signals.changed.connect(self.update_counts)
+        self.scene.set_workflow(workflow)
+        self.inspector.set_workflow(workflow)
+        self.problems.set_workflow(workflow)
+        self.update_title()
+        self.update_counts()
+        self.view.fit_to_view()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.files.confirm_discard():
+            event.ignore()
+            return
+        save_window_state(self.saveGeometry(), self.saveState())
+        event.accept()
+
+
+__all__ = ["APP_NAME", "MainWindow", "configure"]

@@ -1,0 +1,85 @@
+"""A table model over `engine.graph.validate.validate(workflow)` results.
+
+Columns: severity (with a standard icon), message, location (node / edge / field). Invariant: rows
+are exactly the last validation result, errors first; `revalidate()` replaces them wholesale.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QApplication, QStyle
+
+from engine.graph.model import Workflow
+from engine.graph.problems import Problem
+from engine.graph.validate import validate
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+HEADERS = ("Severity", "Message", "Location")
+_ICONS = {"error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+          "warning": QStyle.StandardPixmap.SP_MessageBoxWarning}
+
+
+def location_of(problem: Problem) -> str:
+    parts = []
+    if problem.node_id:
+        parts.append(f"node {problem.node_id}")
+    if problem.edge_id:
+        parts.append(f"edge {problem.edge_id}")
+    if problem.field:
+        parts.append(problem.field)
+    return " · ".join(parts) or "workflow"
+
+
+class ProblemsModel(QAbstractTableModel):
+    def __init__(self, workflow: Workflow, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._workflow = workflow
+        self._problems: list[Problem] = []
+        self.revalidate()
+
+    @property
+    def problems(self) -> list[Problem]:
+        return list(self._problems)
+
+    def set_workflow(self, workflow: Workflow) -> None:
+        self._workflow = workflow
+        self.revalidate()
+
+    def revalidate(self) -> None:
+        found = validate(self._workflow)
+        found.sort(key=lambda p: 0 if p.severity == "error" else 1)
+        self.beginResetModel()
+        self._problems = found
+        self.endResetModel()
+
+    def problem_at(self, row: int) -> Problem:
+        return self._problems[row]
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._problems)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        problem = self._problems[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (problem.severity, problem.message, location_of(problem))[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{problem.message}\n[{problem.code}] at {location_of(problem)}"
+        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            app = QApplication.instance()
+            style = app.style() if isinstance(app, QApplication) else None
+            return style.standardIcon(_ICONS[problem.severity]) if style else None
+        return None
