@@ -68,7 +68,10 @@ class FloatEditor(ParamEditor):
 class BoolEditor(ParamEditor):
     def __init__(self, spec: ParamSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.check = QCheckBox(spec.help or spec.name, self)
+        # The row label names the parameter and the tooltip explains it: a long checkbox text would
+        # force the inspector wider than its dock.
+        self.check = QCheckBox(self)
+        self.check.setToolTip(spec.help or spec.name)
         self._layout.addWidget(self.check)
         self.check.toggled.connect(self._emit)
 
