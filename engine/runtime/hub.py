@@ -4,9 +4,10 @@ Invariants: `emit` is the only place events of a run are made, so `seq` increase
 and `ts` is monotonic seconds since the run started. Every event is kept in `history`; each
 `subscribe()` is an independent cursor over it, so a late subscriber sees the whole stream from the
 first event and a slow one never blocks the run (its backlog is the shared history, nothing is
-dropped). Sinks (the trace writer) get every event in order, handed over in batches at most
-`SINK_INTERVAL_S` late: waking a writer thread per event costs a GIL hand-off per event, which
-on a busy machine dominates the run. A sink may not raise into the run.
+dropped). Sinks get every event in order, handed over in batches at most `SINK_INTERVAL_S` late:
+waking a writer thread per event costs a GIL hand-off per event, which on a busy machine dominates
+the run. A batch sink (the trace writer's `append_many`) takes each batch in one call; a plain sink
+is called once per event. A sink may not raise into the run.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from typing import Any, TypeVar
 
 from engine.events import Event, NodeStateChanged
 
+_monotonic = time.monotonic
+
 E = TypeVar("E", bound=Event)
 Sink = Callable[[Event], None]
+BatchSink = Callable[[list[Event]], None]
 SINK_INTERVAL_S = 0.05  # events reach sinks within this delay (or SINK_BATCH events)
 SINK_BATCH = 2000
 
@@ -34,6 +38,8 @@ class EventHub:
         self._sink_timer: asyncio.TimerHandle | None = None
         self.sink_errors: list[str] = []
         self._sinks: list[Sink] = []
+        self._batch_sinks: list[BatchSink] = []
+        self._has_sinks = False
         self._seq = itertools.count(1)
         self._span = itertools.count(1)
         self._t0 = time.monotonic()
@@ -41,7 +47,14 @@ class EventHub:
         self.closed = False
 
     def add_sink(self, sink: Sink) -> None:
+        """`sink(event)` for every event, in order."""
         self._sinks.append(sink)
+        self._has_sinks = True
+
+    def add_batch_sink(self, sink: BatchSink) -> None:
+        """`sink(events)` for every batch of events, in order (the list is the sink's to keep)."""
+        self._batch_sinks.append(sink)
+        self._has_sinks = True
 
     def elapsed(self) -> float:
         return time.monotonic() - self._t0
@@ -50,13 +63,14 @@ class EventHub:
         return f"{self.run_id}:{kind}{next(self._span)}"
 
     def emit(self, cls: type[E], **fields: Any) -> E:
-        event = cls(run_id=self.run_id, seq=next(self._seq), ts=time.monotonic() - self._t0, **fields)
+        event = cls(run_id=self.run_id, seq=next(self._seq), ts=_monotonic() - self._t0, **fields)
         self.history.append(event)
-        if isinstance(event, NodeStateChanged):
-            self.node_states[event.node_id] = event.state
-        if self._sinks:
-            self._sink_buffer.append(event)
-            if len(self._sink_buffer) >= SINK_BATCH:
+        if cls is NodeStateChanged:
+            self.node_states[event.node_id] = event.state  # type: ignore[attr-defined]
+        if self._has_sinks:
+            buffer = self._sink_buffer
+            buffer.append(event)
+            if len(buffer) >= SINK_BATCH:
                 self.flush_sinks()
             elif self._sink_timer is None:
                 self._sink_timer = asyncio.get_running_loop().call_later(SINK_INTERVAL_S, self.flush_sinks)
@@ -71,6 +85,13 @@ class EventHub:
             self._sink_timer.cancel()
             self._sink_timer = None
         batch, self._sink_buffer = self._sink_buffer, []
+        if not batch:
+            return
+        for batch_sink in self._batch_sinks:
+            try:
+                batch_sink(batch if len(self._batch_sinks) == 1 else list(batch))
+            except Exception as exc:  # a broken sink must never stop the run
+                self.sink_errors.append(f"{type(exc).__name__}: {exc}")
         for sink in self._sinks:
             for event in batch:
                 try:

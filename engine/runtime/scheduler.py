@@ -18,11 +18,22 @@ from typing import Any
 
 from engine.events import LogMessage, NodeOutput, NodeStateChanged
 from engine.graph.roles import role_spec
+from engine.graph.specs import RoleSpec
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode, RunPlan
 from engine.runtime.state import NodeFailed, RunState
 
 _DEFAULT_LOOP_BOUND = 3
+_SPECS: dict[str, RoleSpec | None] = {}
+
+
+def _spec(role: str) -> RoleSpec | None:
+    """`role_spec`, looked up once per role name (it runs several times per node execution)."""
+    try:
+        return _SPECS[role]
+    except KeyError:
+        found = _SPECS[role] = role_spec(role)
+        return found
 
 
 class GraphExecutor:
@@ -119,7 +130,7 @@ class GraphExecutor:
         return resolved
 
     def _inputs_of(self, node: PlanNode, values: Mapping[str, list[Any]]) -> dict[str, Any]:
-        spec = role_spec(node.role)
+        spec = _spec(node.role)
         multiple = {p.name for p in spec.inputs if p.multiple} if spec else set()
         return {port: (vals if port in multiple else vals[-1]) for port, vals in values.items()}
 
@@ -127,7 +138,7 @@ class GraphExecutor:
         node = self.plan.nodes[nid]
         await self.state.control.admit(self.key(nid))
         outputs = await self.execute_node(nid, self._inputs_of(node, self.values[nid]))
-        spec = role_spec(node.role)
+        spec = _spec(node.role)
         bound = int(node.param(spec.loop_bound) or 0) if spec and spec.loop_bound else _DEFAULT_LOOP_BOUND
         loops = 0
         while True:
@@ -197,7 +208,7 @@ class GraphExecutor:
 
 
 def _missing(node: PlanNode, values: Mapping[str, list[Any]]) -> list[str]:
-    spec = role_spec(node.role)
+    spec = _spec(node.role)
     return [p.name for p in spec.inputs if p.required and not values.get(p.name)] if spec else []
 
 

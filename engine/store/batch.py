@@ -22,7 +22,7 @@ from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as upsert
 
 from engine.events import Event, RunStarted
-from engine.store.rows import RUN_STARTED_KEYS, RowCollector, RunContext, run_started_row
+from engine.store.rows import EVENT_COLUMNS, RUN_STARTED_KEYS, RowCollector, RunContext, run_started_row
 from engine.store.tables import (
     DELTA_CHUNKS,
     EVENTS,
@@ -67,6 +67,8 @@ def _calls_upsert(columns: Sequence[str]) -> Any:
 _SPANS_UPSERT = _spans_upsert()
 _CALLS_STARTED = _calls_upsert(["call_key", "kind", "node_id", "name", "request", "started_seq"])
 _CALLS_FINISHED = _calls_upsert(["response", "error", "error_type", "finished_seq"])
+_CALLS_COMPLETE = _calls_upsert(["call_key", "kind", "node_id", "name", "request", "started_seq", "response", "error",
+                                 "error_type", "finished_seq"])
 _RUN_INCREMENT = update(RUNS).where(RUNS.c.pk == bindparam("b_pk")).values(
     tokens_in=RUNS.c.tokens_in + bindparam("d_in"), tokens_out=RUNS.c.tokens_out + bindparam("d_out"),
     cost_usd=RUNS.c.cost_usd + bindparam("d_cost"),
@@ -84,6 +86,10 @@ _MEMORY_INSERT = insert(MEMORY_ENTRIES)
 _VERDICTS_INSERT = insert(VERDICTS)
 _DIALECT = sqlite_dialect(paramstyle="qmark")
 _RUN_FINISH = update(RUNS).where(RUNS.c.pk == bindparam("b_pk")).values(owner_pid=null())
+_RUN_LOOKUP = select(RUNS.c.pk, RUNS.c.workflow_id).where(RUNS.c.id == bindparam("b_id"))
+# SQL of the statements above per bound-key set, shared by every writer (the statements are module constants,
+# so their ids are stable): a run's first batch does not pay SQLAlchemy's compiler
+_SQL: dict[tuple[int, tuple[str, ...]], tuple[str, tuple[str, ...]]] = {}
 
 
 class BatchWriter:
@@ -92,7 +98,6 @@ class BatchWriter:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._runs: dict[str, RunContext] = {}
-        self._sql: dict[tuple[int, tuple[str, ...]], tuple[str, tuple[str, ...]]] = {}
 
     def write(self, items: Sequence[Item]) -> tuple[int, list[str]]:
         """Store `items`; returns (events stored, error messages). Never raises."""
@@ -114,10 +119,15 @@ class BatchWriter:
         learned: dict[str, RunContext] = {}
         rows = RowCollector()
         stored = 0
+        last_run: tuple[str, RunContext] | None = None
         with self._engine.begin() as conn:
             for event, wall_time in items:
                 try:
-                    run = self._run(conn, event, wall_time, learned)
+                    if last_run is not None and last_run[0] == event.run_id and not isinstance(event, RunStarted):
+                        run = last_run[1]
+                    else:
+                        run = self._run(conn, event, wall_time, learned)
+                        last_run = (event.run_id, run)
                     rows.add(event, run, wall_time)
                     stored += 1
                 except (TypeError, ValueError, OverflowError, RecursionError) as exc:
@@ -137,19 +147,22 @@ class BatchWriter:
         known = learned.get(event.run_id) or (None if isinstance(event, RunStarted) else self._runs.get(event.run_id))
         if known is not None:
             return known
-        found = conn.execute(select(RUNS.c.pk, RUNS.c.workflow_id).where(RUNS.c.id == event.run_id)).first()
+        lookup, _ = self._compiled(_RUN_LOOKUP, {"b_id": None})
+        found = conn.exec_driver_sql(lookup, (event.run_id,)).first()
         if found is None:
             conn.execute(insert(RUNS).values(id=event.run_id, reason="events stored without a RunStarted"))
-            found = conn.execute(select(RUNS.c.pk, RUNS.c.workflow_id).where(RUNS.c.id == event.run_id)).one()
+            found = conn.exec_driver_sql(lookup, (event.run_id,)).one()
         learned[event.run_id] = RunContext(pk=int(found[0]), workflow_id=str(found[1]))
         return learned[event.run_id]
 
     def _execute(self, conn: Connection, rows: RowCollector) -> None:
+        if rows.events:
+            conn.exec_driver_sql(self._events_sql(), rows.events)
         steps: list[tuple[Any, list[dict[str, Any]]]] = [
-            (_EVENTS_INSERT, rows.events),
             (_CHUNKS_INSERT, rows.delta_chunks()),
             (_SPANS_UPSERT, rows.spans),
             (_CALLS_STARTED, rows.calls_started),
+            (_CALLS_COMPLETE, rows.calls_complete),
             (_CALLS_FINISHED, rows.calls_finished),
             (_MEMORY_INSERT, rows.memory),
             (_VERDICTS_INSERT, rows.verdicts),
@@ -161,17 +174,24 @@ class BatchWriter:
                 sql, order = self._compiled(statement, params[0])
                 conn.exec_driver_sql(sql, [tuple([row[k] for k in order]) for row in params])
 
+    def _events_sql(self) -> str:
+        """The events insert for rows that are tuples in `EVENT_COLUMNS` order."""
+        sql, order = self._compiled(_EVENTS_INSERT, dict.fromkeys(EVENT_COLUMNS))
+        if order != EVENT_COLUMNS:
+            raise RuntimeError(f"events insert binds {order}, rows are {EVENT_COLUMNS}")
+        return sql
+
     def _compiled(self, statement: Any, sample: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
         """The Core statement's SQL (qmark style) for rows with `sample`'s keys, compiled once."""
         key = (id(statement), tuple(sample))
-        found = self._sql.get(key)
+        found = _SQL.get(key)
         if found is None:
             compiled = statement.compile(dialect=_DIALECT, column_keys=list(sample))
             order = tuple(compiled.positiontup or ())
             missing = set(order) - set(sample)
             if missing:
                 raise RuntimeError(f"statement needs values the rows do not carry: {sorted(missing)}")
-            found = self._sql[key] = (str(compiled), order)
+            found = _SQL[key] = (str(compiled), order)
         return found
 
 

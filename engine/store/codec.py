@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+from collections.abc import Callable
 from dataclasses import MISSING, fields
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from engine.events import EVENT_TYPES, Event, LLMTokenDelta
@@ -54,16 +56,42 @@ _DEFAULTS: dict[str, dict[str, Any]] = {kind: _defaults(cls) for kind, cls in EV
 _FIELD_NAMES: dict[str, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(cls) if f.name not in COLUMN_FIELDS) for kind, cls in EVENT_TYPES.items()
 }
+_NO_DEFAULT: Any = object()
+# kind -> (field name, its default or _NO_DEFAULT) for the payload fields, in field order
+_PAYLOAD_FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
+    kind: tuple((name, _DEFAULTS[kind].get(name, _NO_DEFAULT)) for name in names)
+    for kind, names in _FIELD_NAMES.items()
+}
 
 
-def dumps(value: object) -> str:
-    """Compact JSON; raises TypeError/ValueError for values JSON cannot hold (NaN, objects)."""
-    return _ENCODER.encode(value)
+def _not_json(value: object) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _compact_encoder(*, sort_keys: bool) -> Callable[[object], str] | None:
+    """The C encoder of `_ENCODER`'s (or `_CANONICAL`'s) settings, called directly (no per-call set-up).
+
+    No circular-reference markers: a cycle raises RecursionError (reported like any unencodable value).
+    """
+    if c_make_encoder is None:
+        return None
+    encode = c_make_encoder(None, _not_json, encode_basestring, None, ":", ",", sort_keys, False, False)
+
+    def compact(value: object) -> str:
+        return "".join(encode(value, 0))
+
+    return compact
+
+
+# Compact JSON; raises TypeError/ValueError for values JSON cannot hold (NaN, objects). Same text as
+# `_ENCODER.encode`, through the C encoder directly when there is one.
+dumps: Callable[[object], str] = _compact_encoder(sort_keys=False) or _ENCODER.encode
+_canonical_dumps: Callable[[object], str] = _compact_encoder(sort_keys=True) or _CANONICAL.encode
 
 
 def canonical_json(value: object) -> str:
     """Key-sorted compact JSON: equal values give equal text (used for hashes)."""
-    return _CANONICAL.encode(value)
+    return _canonical_dumps(value)
 
 
 def sha256_hex(text: str) -> str:
@@ -79,14 +107,33 @@ def call_key(kind: str, name: str, request: object) -> str:
     return sha256_hex(canonical_json([kind, name, request]))[:32]
 
 
+def encode_call_request(kind: str, name: str, request: object) -> tuple[str, str]:
+    """The stored text of a call's request (key-sorted compact JSON) and its `call_key`, encoding it once."""
+    text = _canonical_dumps(request)
+    head = f"{encode_basestring(kind)},{encode_basestring(name)}" if type(kind) is str and type(name) is str \
+        else f"{_canonical_dumps(kind)},{_canonical_dumps(name)}"
+    return text, sha256_hex(f"[{head},{text}]")[:32]
+
+
 def encode_payload(event: Event, *, strip_body: bool) -> str:
     """The event's fields minus columns and defaults (and minus its call body when `strip_body`).
 
     Reads the fields directly (no deep copy); a value JSON cannot hold directly (e.g. a nested
     dataclass) is retried through `Event.to_record()`, the events' own serialization.
     """
+    kind = event.kind
+    if kind not in CALL_BODIES:  # the common case: every non-default field, read straight off the event
+        out: dict[str, Any] = {}
+        for name, default in _PAYLOAD_FIELDS[kind]:
+            value = getattr(event, name)
+            if default is _NO_DEFAULT or type(value) is not type(default) or value != default:
+                out[name] = value
+        try:
+            return dumps(out)
+        except TypeError:
+            return dumps(_payload_fields(event, strip_body, event.to_record()))
     try:
-        return dumps(_payload_fields(event, strip_body, {n: getattr(event, n) for n in _FIELD_NAMES[event.kind]}))
+        return dumps(_payload_fields(event, strip_body, {n: getattr(event, n) for n in _FIELD_NAMES[kind]}))
     except TypeError:
         return dumps(_payload_fields(event, strip_body, event.to_record()))
 
@@ -143,7 +190,7 @@ def pack_deltas(offsets: list[int], stamps: list[float], texts: list[str]) -> by
     n = len(offsets)
     wide = max(offsets, default=0) > 0xFFFF
     head = struct.pack(f"<BI{n}{'I' if wide else 'H'}{n}d", 2 if wide else 1, n, *offsets, *stamps)
-    return head + _ENCODER.encode(texts).encode("utf-8", "surrogatepass")
+    return head + dumps(texts).encode("utf-8", "surrogatepass")
 
 
 def unpack_deltas(data: bytes) -> tuple[tuple[int, ...], tuple[float, ...], list[str]]:

@@ -7,8 +7,14 @@ Invariants:
   then appends them, so an event that cannot be encoded leaves no partial rows (the caller reports it);
 - rows keep stream order per statement; the batch writer runs statements in an order where a span or
   recorded call is inserted before it is updated, and run totals are set after live increments;
+- events rows are plain tuples in `EVENT_COLUMNS` order (the batch writer checks the order once);
+- rows for one span within a batch are merged into one row with the spans upsert's own rules
+  (`merge_span`), so the database sees one upsert per span per batch — the stored span is the same;
+- a recorded call started and finished in one batch is one row (`calls_complete`); LLM token usage
+  of a batch is one live increment per run (run totals are set exactly by `RunFinished`);
 - token deltas of one span in a batch become one `delta_chunks` row (no row per delta);
-- node spans use the event's span id (or `node:<node_id>:<attempt>:<round>` when the runtime gave none);
+- spans come only from real span ids: node spans from `NodeStateChanged` events that carry one (a
+  `queued` or `skipped` announcement of a node that never started has none and makes no span);
   LLM/tool spans and recorded calls need a span id — without one the body simply stays in the event.
 """
 
@@ -33,10 +39,14 @@ from engine.events import (
     ToolCallStarted,
     VerdictIssued,
 )
-from engine.store.codec import call_key, dumps, encode_delta_chunk, encode_payload
+from engine.store.codec import dumps, encode_call_request, encode_delta_chunk, encode_payload
+from engine.store.spans import attrs_encodable, merge_span, span_row
 
 Row = dict[str, Any]
 TERMINAL_NODE_STATES = frozenset({"done", "failed", "skipped", "cancelled"})
+EVENT_COLUMNS = ("run_pk", "seq", "ts", "kind", "span_id", "parent_id", "payload")
+_STARTED_COLUMNS = ("call_key", "kind", "node_id", "name", "request", "started_seq")
+_FINISHED_COLUMNS = ("response", "error", "error_type", "finished_seq")
 
 
 @dataclass(slots=True)
@@ -65,29 +75,38 @@ RUN_STARTED_KEYS = (
 )
 
 
-def _span(pk: int, span_id: str, kind: str, **values: Any) -> Row:
-    row: Row = {
-        "run_pk": pk, "span_id": span_id, "parent_id": None, "kind": kind, "name": "", "node_id": None,
-        "start_ts": None, "end_ts": None, "status": "", "tokens_in": 0, "tokens_out": 0, "cost_usd": 0.0,
-        "attrs": "{}",
-    }
-    row.update(values)
-    return row
-
-
 @dataclass(slots=True)
 class RowCollector:
-    events: list[Row] = field(default_factory=list)
-    spans: list[Row] = field(default_factory=list)
-    calls_started: list[Row] = field(default_factory=list)
-    calls_finished: list[Row] = field(default_factory=list)
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    calls_finished: list[Row] = field(default_factory=list)  # calls started in an earlier batch
     memory: list[Row] = field(default_factory=list)
     verdicts: list[Row] = field(default_factory=list)
-    run_increments: list[Row] = field(default_factory=list)
     runs_finished: list[Row] = field(default_factory=list)
     deltas: dict[tuple[int, str | None, str | None], list[LLMTokenDelta]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    _spans: list[Row] = field(default_factory=list)
+    _span_at: dict[tuple[int, str], int] = field(default_factory=dict)  # span key -> index of its latest row
+    _calls: dict[tuple[int, str], Row] = field(default_factory=dict)  # calls started in this batch
+    _usage: dict[int, list[Any]] = field(default_factory=dict)  # run pk -> [tokens in, tokens out, cost]
+
+    @property
+    def calls_started(self) -> list[Row]:
+        return [row for row in self._calls.values() if row["finished_seq"] is None]
+
+    @property
+    def calls_complete(self) -> list[Row]:
+        return [row for row in self._calls.values() if row["finished_seq"] is not None]
+
+    @property
+    def run_increments(self) -> list[Row]:
+        return [{"b_pk": pk, "d_in": d_in, "d_out": d_out, "d_cost": d_cost}
+                for pk, (d_in, d_out, d_cost) in self._usage.items()]
+
+    @property
+    def spans(self) -> list[Row]:
+        """One row per span (per merge run), `attrs` encoded, in order of first appearance."""
+        return [{**row, "attrs": dumps(row["attrs"])} for row in self._spans]
 
     def add(self, event: Event, run: RunContext, wall_time: float) -> None:
         if isinstance(event, LLMTokenDelta):
@@ -96,62 +115,47 @@ class RowCollector:
             self.deltas[(run.pk, event.span_id, event.parent_id)].append(event)
             return
         pk = run.pk
-        strip = event.span_id is not None
-        out: list[tuple[list[Row], Row]] = [(self.events, {
-            "run_pk": pk, "seq": event.seq, "ts": event.ts, "kind": event.kind, "span_id": event.span_id,
-            "parent_id": event.parent_id, "payload": encode_payload(event, strip_body=strip),
-        })]
-        if isinstance(event, RunStarted):
-            out.append((self.spans, _span(pk, run_span_id(event), "run", name=event.workflow_name,
-                                          start_ts=event.ts, status="running")))
+        row = (pk, event.seq, event.ts, event.kind, event.span_id, event.parent_id,
+               encode_payload(event, strip_body=event.span_id is not None))
+        spans: list[Row] = []
+        out: list[tuple[list[Row], Row]] = []
+        started: Row | None = None
+        finished: tuple[Row, tuple[int, int, float] | None] | None = None
+        if isinstance(event, NodeStateChanged):
+            if event.span_id is not None:
+                state = event.state
+                terminal = state in TERMINAL_NODE_STATES
+                spans.append(span_row(
+                    pk, event.span_id, "node", parent_id=event.parent_id, name=event.node_id, node_id=event.node_id,
+                    start_ts=event.ts if terminal or state == "running" else None,
+                    end_ts=event.ts if terminal else None, status=state,
+                    attrs={"attempt": event.attempt, "round": event.round}))
+        elif isinstance(event, LLMCallStarted | ToolCallStarted):
+            if event.span_id is not None:
+                kind, name, body = (
+                    ("llm", event.model, event.request) if isinstance(event, LLMCallStarted)
+                    else ("tool", event.tool, event.arguments)
+                )
+                spans.append(span_row(pk, event.span_id, kind, parent_id=event.parent_id, name=name,
+                                      node_id=event.node_id, start_ts=event.ts, status="running"))
+                request, key = encode_call_request(kind, name, body)
+                started = {"run_pk": pk, "span_id": event.span_id, "call_key": key, "kind": kind, "node_id": event.node_id,
+                        "name": name, "request": request, "started_seq": event.seq, "response": None, "error": None,
+                        "error_type": None, "finished_seq": None}
+        elif isinstance(event, LLMCallFinished | ToolCallFinished):
+            if event.span_id is not None:
+                finished = self._finished_call(event, pk, spans)
+        elif isinstance(event, RunStarted):
+            spans.append(span_row(pk, run_span_id(event), "run", name=event.workflow_name, start_ts=event.ts,
+                                  status="running"))
         elif isinstance(event, RunFinished):
-            out.append((self.spans, _span(
-                pk, run_span_id(event), "run", end_ts=event.ts, status=event.status,
-                tokens_in=event.tokens_in, tokens_out=event.tokens_out, cost_usd=event.cost_usd)))
+            spans.append(span_row(pk, run_span_id(event), "run", end_ts=event.ts, status=event.status,
+                                  tokens_in=event.tokens_in, tokens_out=event.tokens_out, cost_usd=event.cost_usd))
             out.append((self.runs_finished, {
                 "b_pk": pk, "status": event.status, "reason": event.reason, "finished_at": wall_time,
                 "duration_s": event.duration_s, "tokens_in": event.tokens_in, "tokens_out": event.tokens_out,
                 "cost_usd": event.cost_usd, "outputs": dumps(event.outputs),
             }))
-        elif isinstance(event, NodeStateChanged):
-            running = event.state == "running" or event.state in TERMINAL_NODE_STATES
-            span_id = event.span_id or f"node:{event.node_id}:{event.attempt}:{event.round}"
-            out.append((self.spans, _span(
-                pk, span_id, "node", parent_id=event.parent_id, name=event.node_id, node_id=event.node_id,
-                start_ts=event.ts if running else None,
-                end_ts=event.ts if event.state in TERMINAL_NODE_STATES else None, status=event.state,
-                attrs=dumps({"attempt": event.attempt, "round": event.round}))))
-        elif isinstance(event, LLMCallStarted | ToolCallStarted) and event.span_id is not None:
-            kind, name, body = (
-                ("llm", event.model, event.request) if isinstance(event, LLMCallStarted)
-                else ("tool", event.tool, event.arguments)
-            )
-            out.append((self.spans, _span(pk, event.span_id, kind, parent_id=event.parent_id, name=name,
-                                          node_id=event.node_id, start_ts=event.ts, status="running")))
-            out.append((self.calls_started, {
-                "run_pk": pk, "span_id": event.span_id, "call_key": call_key(kind, name, body), "kind": kind,
-                "node_id": event.node_id, "name": name, "request": dumps(body), "started_seq": event.seq,
-            }))
-        elif isinstance(event, LLMCallFinished | ToolCallFinished) and event.span_id is not None:
-            llm = isinstance(event, LLMCallFinished)
-            kind, name = ("llm", event.model) if isinstance(event, LLMCallFinished) else ("tool", event.tool)
-            response = event.response if isinstance(event, LLMCallFinished) else event.result
-            tokens = (event.tokens_in, event.tokens_out, event.cost_usd) if isinstance(event, LLMCallFinished) \
-                else (0, 0, 0.0)
-            error_type = event.error_type if isinstance(event, LLMCallFinished) else None
-            out.append((self.spans, _span(
-                pk, event.span_id, kind, parent_id=event.parent_id, name=name, node_id=event.node_id,
-                end_ts=event.ts, status="error" if event.error else "ok", tokens_in=tokens[0],
-                tokens_out=tokens[1], cost_usd=tokens[2], attrs=dumps({"latency_s": event.latency_s}))))
-            out.append((self.calls_finished, {
-                "run_pk": pk, "span_id": event.span_id, "call_key": "", "kind": kind, "node_id": event.node_id,
-                "name": name,
-                "response": dumps(response), "error": event.error, "error_type": error_type,
-                "finished_seq": event.seq,
-            }))
-            if llm and any(tokens):
-                out.append((self.run_increments, {"b_pk": pk, "d_in": tokens[0], "d_out": tokens[1],
-                                                  "d_cost": tokens[2]}))
         elif isinstance(event, MemoryWritten):
             scope_id = {"run": event.run_id, "workflow": run.workflow_id}.get(event.scope, "")
             out.append((self.memory, {
@@ -166,8 +170,67 @@ class RowCollector:
                 "score": float(event.score), "reasons": dumps(event.reasons), "claims": dumps(event.claims),
                 "round": event.round, "artifact_seq": event.artifact_seq, "judge_model": event.judge_model,
             }))
-        for target, row in out:
-            target.append(row)
+        for span in spans:  # an attrs value JSON cannot hold fails this event now, not the batch later
+            if not attrs_encodable(span["attrs"]):
+                dumps(span["attrs"])
+        self.events.append(row)
+        for target, values in out:
+            target.append(values)
+        for span in spans:
+            self._add_span(span)
+        if started is not None:
+            self._call_started(started)
+        if finished is not None:
+            self._call_finished(*finished)
+
+    def _finished_call(self, event: LLMCallFinished | ToolCallFinished, pk: int,
+                       spans: list[Row]) -> tuple[Row, tuple[int, int, float] | None]:
+        assert event.span_id is not None
+        if isinstance(event, LLMCallFinished):
+            kind, name, response, error_type = "llm", event.model, event.response, event.error_type
+            usage: tuple[int, int, float] | None = (event.tokens_in, event.tokens_out, event.cost_usd)
+        else:
+            kind, name, response, error_type, usage = "tool", event.tool, event.result, None, None
+        tokens = usage or (0, 0, 0.0)
+        spans.append(span_row(
+            pk, event.span_id, kind, parent_id=event.parent_id, name=name, node_id=event.node_id,
+            end_ts=event.ts, status="error" if event.error else "ok", tokens_in=tokens[0],
+            tokens_out=tokens[1], cost_usd=tokens[2], attrs={"latency_s": event.latency_s}))
+        row = {"run_pk": pk, "span_id": event.span_id, "call_key": "", "kind": kind, "node_id": event.node_id,
+               "name": name, "response": dumps(response), "error": event.error, "error_type": error_type,
+               "finished_seq": event.seq}
+        return row, usage
+
+    def _call_started(self, row: Row) -> None:
+        key = (row["run_pk"], row["span_id"])
+        known = self._calls.get(key)
+        if known is None:
+            self._calls[key] = row
+        else:  # the same span started again: the started columns change, like the upsert does
+            known.update({k: row[k] for k in _STARTED_COLUMNS})
+
+    def _call_finished(self, row: Row, usage: tuple[int, int, float] | None) -> None:
+        if usage is not None and any(usage):  # LLM token usage: the run's live totals
+            total = self._usage.get(row["run_pk"])
+            if total is None:
+                self._usage[row["run_pk"]] = list(usage)
+            else:
+                total[0] += usage[0]
+                total[1] += usage[1]
+                total[2] += usage[2]
+        known = self._calls.get((row["run_pk"], row["span_id"]))
+        if known is None:
+            self.calls_finished.append(row)
+        else:
+            known.update({k: row[k] for k in _FINISHED_COLUMNS})
+
+    def _add_span(self, span: Row) -> None:
+        key = (span["run_pk"], span["span_id"])
+        at = self._span_at.get(key)
+        if at is not None and merge_span(self._spans[at], span):
+            return
+        self._span_at[key] = len(self._spans)
+        self._spans.append(span)
 
     def delta_chunks(self) -> list[Row]:
         rows: list[Row] = []

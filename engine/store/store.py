@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as upsert
 from sqlalchemy.exc import DBAPIError
 
@@ -47,6 +48,26 @@ from engine.store.tables import (
     WORKFLOWS,
 )
 from engine.store.writer import TraceWriter
+
+
+def _compiled(statement: Any, order: tuple[str, ...]) -> str:
+    """`statement` as SQLite SQL (qmark) binding `order`, compiled once at import (not per engine)."""
+    compiled = statement.compile(dialect=sqlite_dialect(paramstyle="qmark"), column_keys=list(order))
+    if tuple(compiled.positiontup or ()) != order:
+        raise RuntimeError(f"statement binds {compiled.positiontup}, expected {order}")
+    return str(compiled)
+
+
+def _save_workflow_sql() -> str:
+    stmt = upsert(WORKFLOWS)
+    stmt = stmt.on_conflict_do_update(index_elements=["id"], set_={
+        "name": stmt.excluded.name, "latest_hash": stmt.excluded.latest_hash, "updated_at": stmt.excluded.updated_at})
+    return _compiled(stmt, ("id", "name", "latest_hash", "created_at", "updated_at"))
+
+
+_SAVE_WORKFLOW_SQL = _save_workflow_sql()
+_SAVE_VERSION_SQL = _compiled(upsert(WORKFLOW_VERSIONS).on_conflict_do_nothing(index_elements=["hash"]),
+                              ("hash", "workflow_id", "created_at", "doc"))
 
 
 class TraceStore:
@@ -101,12 +122,8 @@ class TraceStore:
         version = workflow_hash or sha256_hex(text)
         wf_id, name, now = str(doc.get("id") or ""), str(doc.get("name") or ""), time.time()
         with self._write_engine.begin() as conn:
-            conn.execute(upsert(WORKFLOWS).values(id=wf_id, name=name, latest_hash=version, created_at=now,
-                                                  updated_at=now)
-                         .on_conflict_do_update(index_elements=["id"],
-                                                set_={"name": name, "latest_hash": version, "updated_at": now}))
-            conn.execute(upsert(WORKFLOW_VERSIONS).values(hash=version, workflow_id=wf_id, created_at=now, doc=text)
-                         .on_conflict_do_nothing(index_elements=["hash"]))
+            conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (wf_id, name, version, now, now))
+            conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, text))
         return version
 
     def delete_run(self, run_id: str) -> bool:

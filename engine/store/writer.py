@@ -1,10 +1,12 @@
 """The live trace writer: a background thread that drains a queue of events into the store in batches.
 
 Invariants:
-- `append` never blocks on the database and never raises into the run (after `close`, or on any
-  failure, the problem is recorded in `errors` instead);
+- `append` / `append_many` never block on the database and never raise into the run (after `close`,
+  or on any failure, the problem is recorded in `errors` instead);
 - a batch is written when `batch_size` events are waiting or `flush_interval_s` (≤ 0.1 s) after its
   first event arrived, whichever comes first — so a stored event is at most ~0.1 s + one write behind;
+  `append_many` hands a whole list over in one queue operation (one thread wake-up, not one per event),
+  and such a list is already a batch: it is written as soon as the queue holds nothing more;
 - `flush()` returns once every event appended before the call is committed (or the writer died);
 - `close()` flushes and stops the thread; it is idempotent and also runs at interpreter exit;
 - write errors never lose what is already stored (see `engine.store.batch`).
@@ -17,6 +19,7 @@ import queue
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from types import TracebackType
 
 from sqlalchemy import Engine
@@ -26,6 +29,7 @@ from engine.store.batch import BatchWriter, Item
 
 MAX_FLUSH_INTERVAL_S = 0.1
 _STOP = object()
+_Chunk = tuple[Sequence[Event], float]  # events appended together, and when
 _OPEN_WRITERS: weakref.WeakSet[TraceWriter] = weakref.WeakSet()
 
 
@@ -43,7 +47,7 @@ class TraceWriter:
         self._flush_interval = flush_interval_s
         self._batch_size = batch_size
         self._batch = BatchWriter(engine)
-        self._queue: queue.SimpleQueue[Item | threading.Event | object] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Chunk | threading.Event | object] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._errors: list[str] = []
         self._stored = 0
@@ -69,12 +73,17 @@ class TraceWriter:
         return self._closed
 
     def append(self, event: Event) -> None:
+        self.append_many((event,))
+
+    def append_many(self, events: Sequence[Event]) -> None:
+        """Queue `events` (in order) for storage; the sequence must not change afterwards."""
         try:
             if self._closed or not self._thread.is_alive():
                 self._report([f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: "
-                              "the trace writer is closed"])
+                              "the trace writer is closed" for event in events])
                 return
-            self._queue.put((event, time.time()))
+            if events:
+                self._queue.put((events, time.time()))
         except Exception as exc:  # never raise into the run
             self._report([f"append failed: {type(exc).__name__}: {exc}"])
 
@@ -115,21 +124,21 @@ class TraceWriter:
             waiters: list[threading.Event] = []
             first = self._queue.get()
             deadline = time.monotonic() + self._flush_interval
-            entry: Item | threading.Event | object = first
+            entry: _Chunk | threading.Event | object = first
             while True:
                 if entry is _STOP:
                     stopping = True
                 elif isinstance(entry, threading.Event):
                     waiters.append(entry)
                 elif isinstance(entry, tuple):
-                    items.append(entry)
+                    _extend(items, entry)
+                    if len(entry[0]) > 1:  # a hand-off that is already a batch: write what is here now
+                        deadline = 0.0
                 if stopping or waiters or len(items) >= self._batch_size:
                     break
                 remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
                 try:
-                    entry = self._queue.get(timeout=remaining)
+                    entry = self._queue.get(timeout=remaining) if remaining > 0 else self._queue.get_nowait()
                 except queue.Empty:
                     break
             if stopping:  # appends that raced with close() still land
@@ -146,7 +155,7 @@ class TraceWriter:
             except queue.Empty:
                 return items
             if isinstance(entry, tuple):
-                items.append(entry)
+                _extend(items, entry)
             elif isinstance(entry, threading.Event):
                 waiters.append(entry)
 
@@ -158,3 +167,8 @@ class TraceWriter:
         except Exception as exc:  # defensive: BatchWriter.write does not raise
             stored, errors = 0, [f"batch of {len(items)} events not stored: {type(exc).__name__}: {exc}"]
         self._report(errors, stored)
+
+
+def _extend(items: list[Item], chunk: _Chunk) -> None:
+    events, wall_time = chunk
+    items.extend([(event, wall_time) for event in events])

@@ -41,3 +41,38 @@ def test_events_are_frozen() -> None:
     event = NodeStateChanged(run_id="r", seq=1, ts=0.0, node_id="n", state="done")
     with pytest.raises(AttributeError):
         event.state = "failed"  # type: ignore[misc]
+
+
+def test_constructors_keep_the_dataclass_contract() -> None:
+    from dataclasses import MISSING, fields
+
+    for cls in EVENT_TYPES.values():
+        required = {f.name: f"v-{f.name}" for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+        first, second = cls(**required), cls(**required)
+        assert first == second and type(first).__init__.__qualname__ == f"{cls.__name__}.__init__"
+        for f in fields(cls):
+            value = getattr(first, f.name)
+            if f.name in required:
+                assert value == required[f.name]
+            elif f.default is not MISSING:
+                assert value == f.default
+            else:  # a fresh default per event, never a shared one
+                assert value == f.default_factory() and value is not getattr(second, f.name)  # type: ignore[misc]
+        with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+            cls(**required, bogus=1)
+        with pytest.raises(TypeError, match="missing"):
+            cls(**{k: v for k, v in required.items() if k != "run_id"})
+        with pytest.raises(TypeError):
+            cls(*required.values())  # keyword-only, as before
+
+
+def test_frozen_events_hash_compare_and_refuse_every_field() -> None:
+    from dataclasses import FrozenInstanceError, replace
+
+    state = NodeStateChanged(run_id="r", seq=1, ts=0.1, node_id="n", state="done")
+    assert hash(state) == hash(NodeStateChanged(run_id="r", seq=1, ts=0.1, node_id="n", state="done"))
+    event = LLMCallFinished(run_id="r", seq=2, ts=0.2, node_id="n", model="m", tokens_in=3)
+    assert replace(event, seq=3).seq == 3 and replace(event, seq=3) != event
+    for name in ("run_id", "seq", "model", "response"):
+        with pytest.raises(FrozenInstanceError):
+            setattr(event, name, None)

@@ -8,6 +8,9 @@
   (ideal wall time / measured wall time).
 - Peak memory of a 10,000-node chain run with recording on (tracemalloc peak, and ru_maxrss).
 
+The overhead lines also carry `cpu_us_per_node`: CPU seconds of the whole process (engine and trace
+writer thread) per node, which other load on a shared machine disturbs far less than wall time.
+
 Figures are medians over repeats. Run: `.venv/bin/python -m tests.perf.bench_engine`
 """
 
@@ -70,13 +73,18 @@ def _workflow(n: int, shape: str) -> Workflow:
     return wf
 
 
+_CPU: list[float] = []  # process CPU seconds of each `_triadic_once`, in call order
+
+
 async def _triadic_once(plan: RunPlan, gateway: InstantModel, db: Path | None) -> float:
     from engine.store import TraceStore
 
     store = TraceStore(db) if db else None
+    cpu = time.process_time()
     started = time.perf_counter()
     result = await Run(plan, gateway=gateway, store=store).wait()
     elapsed = time.perf_counter() - started
+    _CPU.append(time.process_time() - cpu)
     assert result.status == "succeeded", result.reason
     if store is not None:
         store.close()
@@ -130,20 +138,24 @@ async def _overhead(shape: str, tmp: Path) -> None:
     gateway = InstantModel()
     nodes = len(plan.nodes)
     ours = statistics.median([await _triadic_once(plan, gateway, tmp / f"{shape}{k}.db") for k in range(REPEATS)])
+    cpu = round(statistics.median(_CPU[-REPEATS:]) / nodes * 1e6, 1)
     per_node = ours / nodes * 1e6
     bare = statistics.median([await _triadic_once(plan, gateway, None) for _ in range(REPEATS)]) / nodes * 1e6
+    bare_cpu = round(statistics.median(_CPU[-REPEATS:]) / nodes * 1e6, 1)
     try:
         app = _langgraph_app(N, shape, gateway)
     except ImportError:
-        _emit(f"engine_overhead_{shape}_{N}_no_recording", bare, "us/node", recording="off")
-        _emit(f"engine_overhead_{shape}_{N}", per_node, "us/node", note="langgraph not installed: no peer figure")
+        _emit(f"engine_overhead_{shape}_{N}_no_recording", bare, "us/node", recording="off", cpu_us_per_node=bare_cpu)
+        _emit(f"engine_overhead_{shape}_{N}", per_node, "us/node", note="langgraph not installed: no peer figure",
+              cpu_us_per_node=cpu)
         return
     peer = statistics.median([await _langgraph_once(app) for _ in range(REPEATS)])
     peer_per_node = peer / nodes * 1e6
     _emit(f"engine_overhead_{shape}_{N}_no_recording", bare, "us/node", recording="off", peer="langgraph",
-          peer_value=round(peer_per_node, 3), ratio=round(peer_per_node / bare, 2))
+          peer_value=round(peer_per_node, 3), ratio=round(peer_per_node / bare, 2), cpu_us_per_node=bare_cpu)
     _emit(f"engine_overhead_{shape}_{N}", per_node, "us/node", peer="langgraph", peer_value=round(peer_per_node, 3),
-          ratio=round(peer_per_node / per_node, 2), recording="sqlite", target="<= 50 us/node, >= 5x less")
+          ratio=round(peer_per_node / per_node, 2), recording="sqlite", target="<= 50 us/node, >= 5x less",
+          cpu_us_per_node=cpu)
 
 
 async def _efficiency(tmp: Path) -> None:
