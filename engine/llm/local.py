@@ -13,6 +13,7 @@ needs the unrelated `llm` CLI); without llama_cpp a call fails with BadRequestEr
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib.util
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -57,7 +58,10 @@ def load_model() -> Any:
         if "smollm2" not in _models:
             from llama_cpp import Llama
 
-            _models["smollm2"] = Llama(model_path=str(gguf_path()), n_ctx=_CONTEXT_TOKENS, verbose=False)
+            model = Llama(model_path=str(gguf_path()), n_ctx=_CONTEXT_TOKENS, verbose=False)
+            # Free it while the interpreter is intact; llama.cpp's own finaliser fails at shutdown.
+            atexit.register(model.close)
+            _models["smollm2"] = model
         return _models["smollm2"]
 
 

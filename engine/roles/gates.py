@@ -5,7 +5,8 @@
 - Memory: read / write / append a key of a named memory in its scope (run → run id, workflow →
   workflow id, global → ""); gated writes are admitted only when the `gate` verdict approves.
   Every read and write is an event (`MemoryRead` / `MemoryWritten`), which is how the store sees it.
-- Tool: one call through the run's tool registry (allow-list, read-only flag, timeout).
+- Tool: one call through the run's tools (allow-list, read-only flag, timeout); its `server` is
+  "python" or an MCP stdio command the run starts once and stops at its end (`tooluse.py`).
 - Sub-graph: the embedded plan runs inside this node's span, its node ids prefixed `<node>/`.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.events import MemoryRead, MemoryWritten
+from engine.roles.tooluse import tool_node_arguments, tool_node_policy
 from engine.runtime.context import NodeContext
 from engine.runtime.state import NodeFailed
 
@@ -74,9 +76,8 @@ async def run_tool(ctx: NodeContext) -> dict[str, Any]:
     tool = str(ctx.param("tool") or "")
     if not tool:
         raise NodeFailed("no tool name set")
-    args = ctx.inputs.get("args")
-    arguments = dict(args) if isinstance(args, dict) else ({} if args is None else {"input": args})
-    allow = [str(a) for a in ctx.param("allow") or [tool]]
+    tool, allow = await tool_node_policy(ctx, tool)
+    arguments = tool_node_arguments(ctx, tool, ctx.inputs.get("args"))
     result = await ctx.call_tool(tool, arguments, allow=allow, read_only=bool(ctx.param("read_only")),
                                  timeout_s=float(ctx.param("timeout_s") or 60.0))
     return {"result": result}

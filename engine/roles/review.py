@@ -9,7 +9,8 @@ reasons. The best-scoring artifact is kept; with `rollback_on_worse`, a revision
 is not built upon and the best one is the result. When the loop ends unapproved, a human policy (if
 the run has one) may approve or edit the best artifact; otherwise the node fails with the reasons.
 Judge nodes without a feedback loop only judge: they emit the verdict, and the approved artifact
-only on approval.
+only on approval. With a loop, the author's other consumers are wired (at compile time, see
+`engine.runtime.plan`) to the judge's approved port, so they get the loop's final artifact.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Public API: `compile_workflow(wf, *, base_dir=None) -> RunPlan` (raises `CompileError(problems)`),
 `Run(plan, *, gateway, inputs=None, store=None, model_overrides=None, human=None, run_id=None,
-tools=None)` with `start()`, `await wait() -> RunResult`, `events()`, `cancel()`, `pause()`,
+tools=None, memory=None)` with `start()`, `await wait() -> RunResult`, `events()`, `cancel()`, `pause()`,
 `resume()`, `step()`, `set_breakpoint(node_id, on=True)`, `submit_human_decision(node_id, decision,
 edited=None)`, `state(node_id)`; `HumanPolicy`; `async execute(wf, **kw) -> RunResult`.
 
@@ -32,8 +32,16 @@ Semantics:
 - Map: one call per item (cap `concurrency`); Reduce: concat or model; Vote: k samples, majority or
   judge-selected.
 - Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`) are
-  checked around every model call and the deadline by a timer; the first hit emits
+  checked around every model call, token limits also live while calls stream (a call crossing one
+  is cut off, its tokens so far counted), and the deadline by a timer; the first hit emits
   `BudgetExceeded`, cancels in-flight work (spans closed) and ends the run "budget_exceeded".
+- Judged artifacts: the other consumers of an author's output judged by a critic / verifier with a
+  revise loop receive the judge's final (approved) artifact, not the first draft.
+- Tools: tool nodes (`server` "python" or an MCP stdio command) and executors (`tools` allow-list,
+  `mcp:<command>` entries) use the run's tools — the registry given to `Run(tools=...)`, else the
+  built-ins, plus MCP servers the run starts once per command and stops when it ends; executors
+  call them through the model's tool calls, at most `max_turns` turns. Every call is a
+  `ToolCallStarted` / `ToolCallFinished` pair with its arguments and result.
 - Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_turns, plan size), so
   every run terminates.
 - Events: one emitter per run (seq, ts since start); spans run → node execution → LLM / tool call;

@@ -3,13 +3,21 @@
 Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
 Node limits come from the node's `max_tokens_budget` / `max_cost_usd` params (0 = none).
+Token limits are also enforced while calls stream: `stream` counts a call's tokens in flight (its
+prompt, then each streamed delta) on top of what finished calls used, across concurrent calls, and
+raises `BudgetHit` the moment a run or node token limit is crossed; `settle` removes a call's
+in-flight count when it ends (its real usage then goes through `after_call` or `commit`).
+A run's budget is exceeded once: the first hit raises `BudgetHit` (which ends the run); a limit
+crossed again by another node meanwhile raises `asyncio.CancelledError` there, since that node is
+being stopped with the run anyway (so concurrent hits never race to be the run's reason).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NoReturn
 
 from engine.runtime.plan import BudgetLimits
 
@@ -42,6 +50,42 @@ class BudgetTracker:
         self.limits = limits
         self.total = Usage()
         self.nodes: defaultdict[str, Usage] = defaultdict(Usage)
+        self.exceeded: BudgetHit | None = None
+        self.live_tokens = 0  # tokens of calls still streaming
+        self.live_nodes: defaultdict[str, int] = defaultdict(int)
+
+    def _hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
+        if self.exceeded is not None:
+            raise asyncio.CancelledError(f"the run is stopping: {self.exceeded}")
+        self.exceeded = BudgetHit(budget, limit, actual, node_id, scope)
+        raise self.exceeded
+
+    def watches_tokens(self, node_max_tokens: int) -> bool:
+        """Whether a call of a node with this limit needs live token counting."""
+        return bool(self.limits.max_tokens or node_max_tokens)
+
+    def stream(self, node_id: str, tokens: int, node_max_tokens: int) -> None:
+        """Count `tokens` of a call in flight; BudgetHit as soon as a token limit is crossed."""
+        self.live_tokens += tokens
+        self.live_nodes[node_id] += tokens
+        run_now = self.total.tokens + self.live_tokens
+        if self.limits.max_tokens and run_now > self.limits.max_tokens:
+            self._hit("tokens", self.limits.max_tokens, run_now, node_id, "run")
+        node_now = self.nodes[node_id].tokens + self.live_nodes[node_id]
+        if node_max_tokens and node_now > node_max_tokens:
+            self._hit("tokens", node_max_tokens, node_now, node_id, "node")
+
+    def settle(self, node_id: str, tokens: int) -> None:
+        """The call that streamed `tokens` ended: they are no longer in flight."""
+        self.live_tokens -= tokens
+        self.live_nodes[node_id] -= tokens
+
+    def commit(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float) -> None:
+        """Add a call's usage without checking limits (a call cut off by a budget, or cancelled)."""
+        for usage in (self.total, self.nodes[node_id]):
+            usage.tokens_in += tokens_in
+            usage.tokens_out += tokens_out
+            usage.cost_usd += cost_usd
 
     def limits_record(self) -> dict[str, float]:
         lim = self.limits
@@ -51,24 +95,21 @@ class BudgetTracker:
     def before_call(self, node_id: str, elapsed_s: float) -> None:
         lim = self.limits
         if lim.deadline_s and elapsed_s > lim.deadline_s:
-            raise BudgetHit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
+            self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
         if lim.max_turns and self.total.turns >= lim.max_turns:
-            raise BudgetHit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
+            self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
         self.total.turns += 1
         self.nodes[node_id].turns += 1
 
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                    node_max_tokens: int, node_max_cost: float) -> None:
-        for usage in (self.total, self.nodes[node_id]):
-            usage.tokens_in += tokens_in
-            usage.tokens_out += tokens_out
-            usage.cost_usd += cost_usd
+        self.commit(node_id, tokens_in, tokens_out, cost_usd)
         lim, mine = self.limits, self.nodes[node_id]
         if lim.max_tokens and self.total.tokens > lim.max_tokens:
-            raise BudgetHit("tokens", lim.max_tokens, self.total.tokens, node_id, "run")
+            self._hit("tokens", lim.max_tokens, self.total.tokens, node_id, "run")
         if lim.max_cost_usd and self.total.cost_usd > lim.max_cost_usd:
-            raise BudgetHit("cost_usd", lim.max_cost_usd, round(self.total.cost_usd, 6), node_id, "run")
+            self._hit("cost_usd", lim.max_cost_usd, round(self.total.cost_usd, 6), node_id, "run")
         if node_max_tokens and mine.tokens > node_max_tokens:
-            raise BudgetHit("tokens", node_max_tokens, mine.tokens, node_id, "node")
+            self._hit("tokens", node_max_tokens, mine.tokens, node_id, "node")
         if node_max_cost and mine.cost_usd > node_max_cost:
-            raise BudgetHit("cost_usd", node_max_cost, round(mine.cost_usd, 6), node_id, "node")
+            self._hit("cost_usd", node_max_cost, round(mine.cost_usd, 6), node_id, "node")

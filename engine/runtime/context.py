@@ -2,20 +2,22 @@
 
 Invariant: roles never touch the scheduler or the emitter directly; everything they do to the run
 (model calls, tool calls, verdicts, plans, human questions, re-running their subject's author) goes
-through a `NodeContext`, which stamps the node's span and id on every event.
+through a `NodeContext`, which stamps the node's span and id on every event. Tools go through the
+run's `RunTools` (made on first use), whose MCP servers stop when the run emits `RunFinished`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from engine.events import (
     Event,
     HumanDecisionMade,
     HumanDecisionRequested,
     NodeStateChanged,
+    RunFinished,
     ToolCallFinished,
     ToolCallStarted,
     VerdictIssued,
@@ -25,9 +27,11 @@ from engine.runtime.control import HumanAnswer
 from engine.runtime.llmcall import call_llm, model_for
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
+from engine.tools.errors import ToolError
 
 if TYPE_CHECKING:
     from engine.runtime.scheduler import GraphExecutor
+    from engine.tools.runtools import RunTools
 
 E = TypeVar("E", bound=Event)
 
@@ -95,12 +99,31 @@ class NodeContext:
         self.emit(NodeStateChanged, node_id=self.key, state="running", round=self.round)
         return answer
 
+    def toolbox(self) -> RunTools:
+        """The run's tools: the registry given to the run (default: the built-ins) plus the MCP servers
+        it starts. Made on first use; its servers are stopped when the run finishes (`RunFinished`)."""
+        from engine.tools.runtools import RunTools
+
+        tools = self.state.tools
+        if not isinstance(tools, RunTools):
+            tools = self.state.tools = RunTools(tools)
+            box = tools
+            self.state.hub.add_sink(lambda event: box.stop() if isinstance(event, RunFinished) else None)
+        return tools
+
+    async def tool_server(self, command_line: str) -> str:
+        """Start (once per run) the MCP stdio server `command_line`; its name, the prefix of its tools."""
+        try:
+            return await self.toolbox().server(command_line)
+        except (ValueError, ToolError) as exc:
+            raise NodeFailed(str(exc)) from exc
+
     async def call_tool(self, name: str, arguments: dict[str, Any], *, allow: list[str], read_only: bool,
-                        timeout_s: float) -> Any:
-        """Call a tool of the run's registry; its result, or NodeFailed with the tool's error."""
-        registry = self.state.tools
-        if registry is None:
-            raise NodeFailed(f"node {self.key} calls tool {name!r} but the run has no tool registry")
+                        timeout_s: float, errors: Literal["raise", "return"] = "raise") -> Any:
+        """Call a tool of the run; its result. A failure (the tool's own error, a denial, a timeout)
+        raises NodeFailed, or with `errors="return"` comes back as `{"error": message}` (for a
+        model to read and react to). Both ends are recorded (`ToolCallStarted` / `ToolCallFinished`)."""
+        registry = self.toolbox()
         span = self.state.hub.new_span("tool")
         hub = self.state.hub
         hub.emit(ToolCallStarted, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
@@ -109,13 +132,16 @@ class NodeContext:
         try:
             result = await registry.call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
         except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"
             hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
-                     error=f"{type(exc).__name__}: {exc}", latency_s=time.monotonic() - started)
+                     error=error, latency_s=time.monotonic() - started)
+            if errors == "return":
+                return {"error": error}
             raise NodeFailed(f"tool {name!r} failed: {exc}") from exc
-        error = getattr(result, "error", None)
-        value = getattr(result, "value", result)
         hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
-                 result=value, error=error, latency_s=time.monotonic() - started)
-        if error:
-            raise NodeFailed(f"tool {name!r} failed: {error}")
-        return value
+                 result=result.value, error=result.error, latency_s=time.monotonic() - started)
+        if result.error:
+            if errors == "return":
+                return {"error": result.error}
+            raise NodeFailed(f"tool {name!r} failed: {result.error}")
+        return result.value

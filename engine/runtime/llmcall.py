@@ -4,8 +4,11 @@ Invariants: every attempt is its own LLM span — `LLMCallStarted` carries `LLMR
 and the closing `LLMCallFinished` carries `LLMResponse.to_record()` (what replay serves back) or
 the error; a cancelled call still closes its span. Calls hold one of the run's `concurrency` slots.
 The gateway retries the request itself (`request.retries`); on a retryable `LLMError` that survives
-it, the runtime retries the node's call once more after a backoff. A node's `sim` param goes to the
-provider as metadata `sim`, except its `output` key ("sql" / "python"), sent as metadata `output`.
+it, the runtime retries the node's call once more after a backoff. With a run or node token budget,
+the call's tokens are counted while it streams (`_TokenMeter`): crossing the limit cancels the call,
+closes its span with the tokens used so far (which count in the run's usage) and raises `BudgetHit`.
+A node's `sim` param goes to the provider as metadata `sim`, except its `output` key ("sql" /
+"python"), sent as metadata `output`.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from typing import Any
 
 from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted, LLMTokenDelta
 from engine.graph.specs import DEFAULT_MODEL
+from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
+from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
 
@@ -51,47 +56,112 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     raise AssertionError("unreachable")
 
 
+class _TokenMeter:
+    """One call's tokens in flight (prompt, then streamed deltas), counted against the token budgets
+    while it streams; crossing a limit records the `BudgetHit` and cancels the call."""
+
+    def __init__(self, budget: BudgetTracker, node_key: str, model: str, node_max_tokens: int) -> None:
+        self.budget, self.node_key, self.model, self.node_max = budget, node_key, model, node_max_tokens
+        self.on = budget.watches_tokens(node_max_tokens)
+        self.prompt = self.streamed = 0
+        self.hit: BudgetHit | None = None
+        self.stopped = False
+        self.call: asyncio.Future[LLMResponse] | None = None
+
+    def start(self, messages: list[dict[str, Any]]) -> None:
+        if self.on:
+            self.prompt = count_messages(messages, self.model)
+            self._add(self.prompt)
+
+    def add_text(self, text: str) -> None:
+        if self.on and self.hit is None and not self.stopped:
+            tokens = count_text(text, self.model)
+            self.streamed += tokens
+            self._add(tokens)
+
+    def _add(self, tokens: int) -> None:
+        try:
+            self.budget.stream(self.node_key, tokens, self.node_max)
+        except BudgetHit as hit:
+            self.hit = hit
+            if self.call is not None:
+                self.call.cancel()
+        except asyncio.CancelledError:  # another node already exceeded the budget: the run is stopping
+            self.stopped = True
+            if self.call is not None:
+                self.call.cancel()
+
+    def settle(self) -> None:
+        if self.on:
+            self.budget.settle(self.node_key, self.prompt + self.streamed)
+
+
 async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: str,
                    request: LLMRequest) -> LLMResponse:
-    hub = state.hub
+    hub, budget = state.hub, state.budget
+    node_max_tokens = int(node.param("max_tokens_budget") or 0)
     async with state.slots:
-        state.budget.before_call(node_key, hub.elapsed())
+        budget.before_call(node_key, hub.elapsed())
+        meter = _TokenMeter(budget, node_key, request.model, node_max_tokens)
+        meter.start(request.messages)
+        if meter.hit is not None or meter.stopped:
+            meter.settle()
+            if meter.hit is not None:
+                raise meter.hit  # the prompt alone does not fit: no call is made
+            raise asyncio.CancelledError("the run is stopping: its budget is exceeded")
         span = hub.new_span("llm")
         hub.emit(LLMCallStarted, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
                  request=request.to_record())
 
         loop, loop_thread = asyncio.get_running_loop(), threading.get_ident()
 
+        def delta(text: str) -> None:
+            hub.emit(LLMTokenDelta, span_id=span, parent_id=parent_span, text=text)
+            meter.add_text(text)
+
         def on_delta(text: str) -> None:  # a provider running in a worker thread may call this there
             if threading.get_ident() == loop_thread:
-                hub.emit(LLMTokenDelta, span_id=span, parent_id=parent_span, text=text)
+                delta(text)
             else:
-                loop.call_soon_threadsafe(lambda: hub.emit(LLMTokenDelta, span_id=span, parent_id=parent_span,
-                                                           text=text))
+                loop.call_soon_threadsafe(delta, text)
 
         started = time.monotonic()
+        call = meter.call = asyncio.ensure_future(state.gateway.complete(request, on_delta))
         try:
-            response = await state.gateway.complete(request, on_delta)
+            response = await call
         except asyncio.CancelledError:
+            meter.settle()
+            task = asyncio.current_task()
+            cut = meter.hit is not None and not (task is not None and task.cancelling())
             hub.emit(LLMCallFinished, span_id=span, parent_id=parent_span, node_id=node_key,
-                     model=request.model, latency_s=time.monotonic() - started, error="cancelled",
-                     error_type="CancelledError")
+                     model=request.model, tokens_in=meter.prompt, tokens_out=meter.streamed,
+                     latency_s=time.monotonic() - started, error=str(meter.hit) if cut else "cancelled",
+                     error_type="BudgetHit" if cut else "CancelledError")
+            budget.commit(node_key, meter.prompt, meter.streamed, 0.0)
+            _announce(state, parent_span)
+            if cut and meter.hit is not None:
+                raise meter.hit from None
             raise
         except LLMError as exc:
+            meter.settle()
             hub.emit(LLMCallFinished, span_id=span, parent_id=parent_span, node_id=node_key,
                      model=request.model, latency_s=time.monotonic() - started, error=str(exc),
                      error_type=type(exc).__name__)
             raise
+        meter.settle()
         hub.emit(LLMCallFinished, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
                  content=response.content, tokens_in=response.tokens_in, tokens_out=response.tokens_out,
                  cost_usd=response.cost_usd, latency_s=response.latency_s or time.monotonic() - started,
                  response=response.to_record())
-    budget = state.budget
-    total = budget.total
     try:
         budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd,
-                          int(node.param("max_tokens_budget") or 0), float(node.param("max_cost_usd") or 0.0))
+                          node_max_tokens, float(node.param("max_cost_usd") or 0.0))
     finally:
-        hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
-                 elapsed_s=hub.elapsed(), limits=budget.limits_record())
+        _announce(state, parent_span)
     return response
+
+
+def _announce(state: RunState, parent_span: str) -> None:
+    budget, total = state.budget, state.budget.total
+    state.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
+                   elapsed_s=state.hub.elapsed(), limits=budget.limits_record())

@@ -5,6 +5,12 @@ parameter with role defaults filled in, and resolves sub-graphs recursively, so 
 later edits to the workflow. Edges are classified once: `back` edges close a cycle (found by a DFS
 from the graph's sources), every other edge is `forward`; `order` is a topological order of the
 forward edges.
+
+A judge (critic / verifier) with a revise loop owns its author's output: every other forward edge
+from the author's judged port is re-sourced at compile time to the judge's approved port, so those
+consumers wait for the loop to end and get the final (approved, or best-so-far once a human
+approves it) artifact, never the first draft. An edge is left alone when its target feeds the judge
+(re-sourcing it would close a cycle).
 """
 
 from __future__ import annotations
@@ -128,8 +134,8 @@ def family_problems(wf: Workflow, overrides: Mapping[str, str]) -> list[Problem]
 
 def _freeze_graph(wf: Workflow) -> tuple[dict[str, PlanNode], tuple[str, ...]]:
     back = _back_edges(wf)
-    edges = [PlanEdge(e.id, e.source, e.source_port, e.target, e.target_port,
-                      "back" if e.id in back else "forward") for e in wf.edges.values()]
+    edges = _through_judges(wf, [PlanEdge(e.id, e.source, e.source_port, e.target, e.target_port,
+                                          "back" if e.id in back else "forward") for e in wf.edges.values()])
     nodes: dict[str, PlanNode] = {}
     for node in wf.nodes.values():
         spec = role_spec(node.role)
@@ -139,6 +145,39 @@ def _freeze_graph(wf: Workflow) -> tuple[dict[str, PlanNode], tuple[str, ...]]:
             node.id, node.role, node.title, MappingProxyType(params),
             tuple(e for e in edges if e.target == node.id), tuple(e for e in edges if e.source == node.id))
     return nodes, _topological(nodes)
+
+
+_APPROVED_PORT = {"critic": "approved", "verifier": "passed"}
+
+
+def _through_judges(wf: Workflow, edges: list[PlanEdge]) -> list[PlanEdge]:
+    """Re-source the author's other consumers at each looping judge's approved port (see module doc)."""
+    for judge in wf.nodes.values():
+        approved = _APPROVED_PORT.get(judge.role)
+        if approved is None or not any(e.source == judge.id and e.target_port == "feedback" and e.kind == "back"
+                                       for e in edges):
+            continue
+        subject = next((e for e in edges if e.target == judge.id and e.target_port == "subject"), None)
+        if subject is None:
+            continue
+        feeds_judge = _upstream(edges, judge.id)
+        edges = [PlanEdge(e.id, judge.id, approved, e.target, e.target_port)
+                 if (e.kind == "forward" and e.source == subject.source and e.source_port == subject.source_port
+                     and e.target != judge.id and e.target not in feeds_judge) else e
+                 for e in edges]
+    return edges
+
+
+def _upstream(edges: list[PlanEdge], node_id: str) -> set[str]:
+    """Nodes with a forward path to `node_id` (itself included)."""
+    seen, stack = {node_id}, [node_id]
+    while stack:
+        target = stack.pop()
+        for e in edges:
+            if e.kind == "forward" and e.target == target and e.source not in seen:
+                seen.add(e.source)
+                stack.append(e.source)
+    return seen
 
 
 def _back_edges(wf: Workflow) -> set[str]:

@@ -110,6 +110,9 @@ class Run:
             await asyncio.wait_for(graph.execute(), deadline)
             if graph.failures:
                 status, reason = "failed", "; ".join(graph.failures)
+            elif not graph.results and (missing := _outputs_without_value(plan)):
+                # Every Output was skipped (e.g. a final check that never approved): no result, no success.
+                status, reason = "failed", f"no result: {missing} received no value"
         except BudgetHit as hit:
             status, reason = "budget_exceeded", str(hit)
             hub.emit(BudgetExceeded, span_id=span, budget=hit.budget, limit=hit.limit, actual=hit.actual,
@@ -123,6 +126,7 @@ class Run:
             status, reason = "cancelled", "cancelled by the user"
         except Exception as exc:  # an engine bug must still end the run with a recorded reason
             status, reason = "failed", f"internal error: {type(exc).__name__}: {exc}"
+        await _close_tools(state.tools)  # MCP servers stop before the run reports its end
         usage = state.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
                            usage.cost_usd, hub.elapsed(), list(state.verdicts))
@@ -139,7 +143,11 @@ class Run:
             return None
         self._store.save_workflow(dict(self.plan.document), workflow_hash=self.plan.workflow_hash)
         writer = self._store.writer()
-        self.hub.add_sink(writer.append)
+        append_many = getattr(writer, "append_many", None)
+        if append_many is not None:  # one hand-off per batch (TraceWriter)
+            self.hub.add_batch_sink(append_many)
+        else:
+            self.hub.add_sink(writer.append)
         return writer
 
     def _memory_backend(self) -> Any:
@@ -168,3 +176,19 @@ async def execute(wf: Any, *, base_dir: Any = None, **kw: Any) -> RunResult:
     from engine.runtime.plan import compile_workflow
 
     return await Run(compile_workflow(wf, base_dir=base_dir), **kw).wait()
+
+
+def _outputs_without_value(plan: RunPlan) -> str:
+    """The Output nodes of `plan`, named for a message ('' when the workflow has none)."""
+    return ", ".join(f"Output {n.label}" for n in plan.nodes.values() if n.role == "output")
+
+
+async def _close_tools(tools: Any) -> None:
+    close = getattr(tools, "close", None)
+    if close is None or not asyncio.iscoroutinefunction(close):
+        return
+    try:
+        await close()
+    except Exception:  # a server that fails to stop must not turn a finished run into a crash
+        return
+

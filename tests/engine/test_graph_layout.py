@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from engine.graph.generate import generate_workflow
 from engine.graph.layout import NODE_WIDTH, layered_layout, node_box
@@ -77,3 +80,12 @@ def test_generated_graph_has_no_overlaps_in_a_layer_and_is_fast():
     assert set(positions) == set(wf.nodes)
     assert not overlaps(wf, positions)
     assert elapsed < 10  # ~0.4 s on the CI machine; generous for a shared box
+
+
+def test_grandalf_is_imported_only_when_a_layout_runs():
+    code = ("import sys, engine.graph.layout as layout; from engine.graph.generate import generate_workflow; "
+            "before = 'grandalf' in sys.modules; layout.layered_layout(generate_workflow(5)); "
+            "print(before, 'grandalf' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.split() == ["False", "True"]

@@ -2,7 +2,10 @@
 
 A `SimConfig` is set on the Gateway (or SimGateway) and overridden per request by
 `request.metadata["sim"]` (a dict with the same field names, e.g. `{"latency_ms": 200,
-"fault_rate": 0.3, "price_as": "gpt-4o-mini"}`). Unknown keys or wrong types raise
+"fault_rate": 0.3, "price_as": "gpt-4o-mini"}`). With `call_tools`, a request offering tools gets
+one tool call (of `tool`, with `tool_arguments`) until the conversation holds a tool result. With
+`oracle` ("code_fix" / "hanoi"), a simulated author that knows a bundled example's answer
+replies instead (see `oracles`). Unknown keys or wrong types raise
 `BadRequestError` saying which setting is wrong.
 
 Invariant: frozen and JSON-able (`to_dict`/`merged`), so it can travel in request metadata.
@@ -17,6 +20,7 @@ from typing import Any
 from engine.llm.types import BadRequestError
 
 FAULT_KINDS = ("rate_limit", "server_error", "timeout", "malformed")
+ORACLES = ("code_fix", "hanoi")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +35,25 @@ class SimConfig:
     price_as: str | None = None  # price tokens as this real model (litellm price map)
     revise_rate: float = 0.5  # probability a critic asks for a revision in round 0 (decays per round)
     reject_rate: float = 0.0  # probability a critic rejects outright (never in the last round)
+    call_tools: bool = False  # offered tools and no tool result yet: answer with one tool call
+    tool: str = ""  # the tool to call (name or wire name); "" = the first tool offered
+    tool_arguments: dict[str, Any] | None = None  # its arguments; None = made up from its schema
+    oracle: str = ""  # "" or one of ORACLES: a simulated author that knows the example's answer
+    error_rate: float = 0.0  # oracle "hanoi": probability (seeded, per sample) of a wrong legal move
+    data_dir: str = ""  # oracle "code_fix": folder of the attempt files (relative: examples data)
+    first_attempt: str = ""  # oracle "code_fix": the file answered in round 0
+    fixed_attempt: str = ""  # oracle "code_fix": the file answered after feedback
 
     def __post_init__(self) -> None:
         for kind in (*self.faults, self.fail_kind):
             if kind not in FAULT_KINDS:
                 raise ValueError(f"unknown fault {kind!r}; known: {', '.join(FAULT_KINDS)}")
-        for name in ("fault_rate", "revise_rate", "reject_rate"):
+        for name in ("oracle", "data_dir", "first_attempt", "fixed_attempt"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be text")
+        if self.oracle and self.oracle not in ORACLES:
+            raise ValueError(f"unknown oracle {self.oracle!r}; known: {', '.join(ORACLES)}")
+        for name in ("fault_rate", "revise_rate", "reject_rate", "error_rate"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1")
         if self.chunk_words < 1:
@@ -67,12 +84,16 @@ class SimConfig:
             raw = values["faults"]
             values["faults"] = (raw,) if isinstance(raw, str) else tuple(raw)
         try:
-            for key in ("latency_ms", "tokens_per_s", "fault_rate", "revise_rate", "reject_rate"):
+            for key in ("latency_ms", "tokens_per_s", "fault_rate", "revise_rate", "reject_rate", "error_rate"):
                 if key in values:
                     values[key] = float(values[key])
             for key in ("chunk_words", "fail_first"):
                 if key in values:
                     values[key] = int(values[key])
+            if "call_tools" in values and not isinstance(values["call_tools"], bool):
+                raise ValueError("call_tools must be true or false")
+            if values.get("tool_arguments") is not None and not isinstance(values["tool_arguments"], Mapping):
+                raise ValueError("tool_arguments must be an object of argument values")
             return replace(self, **values)
         except (TypeError, ValueError) as exc:
             raise BadRequestError(f"metadata.sim: {exc}", provider="sim", model=model) from exc
@@ -87,4 +108,4 @@ def priced_model(model: str, config: SimConfig) -> str | None:
     return None if name in ("", "default") else name
 
 
-__all__ = ["FAULT_KINDS", "SimConfig", "priced_model"]
+__all__ = ["FAULT_KINDS", "ORACLES", "SimConfig", "priced_model"]

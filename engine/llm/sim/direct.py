@@ -60,7 +60,7 @@ class SimGateway:
 
         async def attempt(number: int) -> LLMResponse:
             metadata = {**request.metadata, "attempt": number}
-            reply = simulate(request.model, request.messages, metadata, request.seed, config)
+            reply = simulate(request.model, request.messages, metadata, request.seed, config, request.tools)
             if reply.fault in _FAULT_ERRORS:
                 kind, message = _FAULT_ERRORS[reply.fault]
                 raise kind(message, provider="sim", model=request.model, attempts=number)
@@ -79,7 +79,8 @@ class SimGateway:
             return LLMResponse(
                 content=reply.content, model=request.model, provider="sim", tokens_in=reply.tokens_in,
                 tokens_out=reply.tokens_out, cost_usd=cost, latency_s=time.perf_counter() - started,
-                finish_reason="stop", priced=priced,
+                finish_reason="tool_calls" if reply.tool_calls else "stop", tool_calls=list(reply.tool_calls),
+                priced=priced,
             )
 
         return await with_retries(attempt, retries=request.retries, backoff=self.backoff)

@@ -1,7 +1,8 @@
 """The simulated model: one deterministic function from a call to its reply (or injected fault).
 
 `simulate()` picks the writer from `metadata["role"]` (planner, executor, critic, router, vote, map,
-reduce, ...) and `metadata["output"]` ("sql" / "python"), seeds a `random.Random` from
+reduce, ...) and `metadata["output"]` ("sql" / "python") — or the `oracle` set in the config answers
+(`oracles`) — seeds a `random.Random` from
 (seed, messages, metadata) and counts tokens with the real tokenizer. Faults are drawn from the
 same seed plus the attempt number (so a retry can succeed); `fail_first` fails attempts 1..N of
 every call. A "malformed" fault never hits a call marked `repair` (the runtime's repair round).
@@ -21,6 +22,8 @@ from typing import Any
 
 from engine.llm.sim import writers
 from engine.llm.sim.config import SimConfig, priced_model
+from engine.llm.sim.oracles import oracle_reply
+from engine.llm.sim.toolcalls import make_tool_call, tool_results, wants_tool_call, with_tool_results
 from engine.llm.tokens import count_messages, count_text
 
 # Metadata keys that steer the transport, not the content.
@@ -34,9 +37,12 @@ class SimReply:
     tokens_out: int
     price_model: str | None
     fault: str | None = None  # "rate_limit" | "server_error" | "timeout": the attempt fails
+    tool_calls: tuple[dict[str, Any], ...] = ()  # OpenAI-format calls (content is then empty)
 
     def chunks(self, words: int) -> list[str]:
-        """The content split into streamed deltas of `words` words (whitespace kept)."""
+        """The content split into streamed deltas of `words` words (whitespace kept); none if empty."""
+        if not self.content:
+            return []
         pieces = re.findall(r"\s*\S+\s*", self.content) or [self.content]
         return ["".join(pieces[i:i + words]) for i in range(0, len(pieces), words)]
 
@@ -54,6 +60,9 @@ def _seeded(seed: int | None, messages: list[dict[str, Any]], meta: dict[str, An
 
 
 def _content(role: str, rng: random.Random, prompt: str, meta: dict[str, Any], config: SimConfig) -> str:
+    answer = oracle_reply(config, role, rng, prompt, meta)  # an example's oracle, when set, answers first
+    if answer is not None:
+        return answer
     output = str(meta.get("output") or "")
     if output == "sql":
         return writers.write_sql(rng, prompt, meta)
@@ -84,8 +93,9 @@ def _fault(seed: int | None, messages: list[dict[str, Any]], meta: dict[str, Any
 
 
 def simulate(model: str, messages: list[dict[str, Any]], metadata: dict[str, Any], seed: int | None,
-             config: SimConfig) -> SimReply:
-    """The reply of `sim/<name>` to one attempt; `metadata["attempt"]` (1-based) drives faults."""
+             config: SimConfig, tools: list[dict[str, Any]] | None = None) -> SimReply:
+    """The reply of `sim/<name>` to one attempt; `metadata["attempt"]` (1-based) drives faults;
+    `tools` (OpenAI format) are the tools offered (see `toolcalls`)."""
     meta = {k: v for k, v in metadata.items() if k not in _TRANSPORT_KEYS}
     if seed is None and meta.get("seed") is not None:
         seed = int(meta["seed"])
@@ -97,7 +107,13 @@ def simulate(model: str, messages: list[dict[str, Any]], metadata: dict[str, Any
     if fault not in (None, "malformed"):
         return SimReply("", tokens_in, 0, price_model, fault)
     prompt = _prompt_text(messages)
-    content = _content(str(meta.get("role") or ""), _seeded(seed, messages, meta), prompt, meta, config)
+    rng = _seeded(seed, messages, meta)
+    if tools and wants_tool_call(tools, messages, config):
+        call = make_tool_call(rng, tools, prompt, config, model)
+        return SimReply("", tokens_in, count_text(json.dumps(call["function"]), token_model), price_model,
+                        tool_calls=(call,))
+    content = with_tool_results(_content(str(meta.get("role") or ""), rng, prompt, meta, config),
+                                tool_results(messages))
     if fault == "malformed" and not meta.get("repair"):  # a repair round gets a clean answer
         content = content[: max(1, len(content) // 2)] + " <<output cut off"
     return SimReply(content, tokens_in, count_text(content, token_model), price_model)

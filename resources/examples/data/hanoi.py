@@ -1,9 +1,10 @@
 """Tower of Hanoi move-list checker for the decompose-and-vote example.
 
-Moves are "from to" pairs of pegs (1-3 or A-C): one per line ("1 3", "1->3", "A to C"), or a JSON
-list of pairs ([[1, 3], [1, 2], ...]). Disks start on peg 1, largest at the bottom; the puzzle is
-solved when all are on peg 3. Every move must take the top disk of a non-empty peg and never put a
-larger disk on a smaller one.
+Moves are "from to" pairs of pegs (1-3 or A-C): one per line ("1 3", "1->3", "A to C", "move disk 1
+from 1 to 3"; blank lines and lines starting with "#" — comments, Markdown headings such as a vote
+node's "## m1: ..." — are skipped), or a JSON list of pairs ([[1, 3], [1, 2], ...]). Disks start
+on peg 1, largest at the bottom; the puzzle is solved when all are on peg 3. Every move must take
+the top disk of a non-empty peg and never put a larger disk on a smaller one.
 
 Use as a `command` check: `python hanoi.py --disks 3` (reads $SUBJECT, or stdin; prints the verdict as
 JSON; exit 0 only when solved). Use as a `python` check (workdir = this folder):
@@ -31,7 +32,7 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
         return [(_PEG[str(a).lower()], _PEG[str(b).lower()]) for a, b in pairs]
     moves = []
     for number, line in enumerate(stripped.splitlines(), 1):
-        if not line.strip():
+        if not line.strip() or line.lstrip().startswith("#"):
             continue
         match = _LINE.match(line)
         if match is None:

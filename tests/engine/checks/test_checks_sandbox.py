@@ -112,14 +112,14 @@ async def test_cancelling_the_caller_kills_the_sandbox() -> None:
     import asyncio
 
     task = asyncio.create_task(run_sandboxed(["/bin/sh", "-c", "sleep 61.25 & sleep 61.25; wait"], timeout_s=60))
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 20
     while not _processes_running("sleep 61.25") and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert _processes_running("sleep 61.25")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 15
     while _processes_running("sleep 61.25") and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert _processes_running("sleep 61.25") == []

@@ -202,3 +202,41 @@ async def test_bad_sim_settings_are_rejected_with_the_setting_named(gateway: Gat
         SimConfig(fault_rate=2.0)
     with pytest.raises(BadRequestError, match="sim/"):
         await SimGateway().complete(LLMRequest(model="openai/gpt-4o", messages=[]))
+
+
+TOOLS = [{"type": "function", "function": {
+    "name": "demo__add", "description": "Add two integers.",
+    "parameters": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                   "required": ["a", "b"]}}},
+    {"type": "function", "function": {"name": "word_count", "description": "Count words.",
+                                      "parameters": {"type": "object", "properties": {"text": {"type": "string"}},
+                                                     "required": ["text"]}}}]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("stream", [True, False])
+async def test_tool_call_on_the_first_turn_then_an_answer_using_the_result(gateway: Gateway, stream: bool) -> None:
+    def request(messages: list[dict[str, object]], **sim: object) -> LLMRequest:
+        return LLMRequest(model="sim/default", messages=messages, tools=TOOLS, stream=stream, seed=3,
+                          metadata={"role": "executor", "task": "add", "sim": {"call_tools": True, **sim}})
+
+    first_turn = [{"role": "user", "content": GOAL}]
+    for gw in (gateway, SimGateway()):
+        deltas: list[str] = []
+        call = await gw.complete(request(first_turn), deltas.append)
+        assert call.content == "" and deltas == [] and call.finish_reason == "tool_calls" and call.tokens_out > 0
+        (tool_call,) = call.tool_calls
+        assert tool_call["function"]["name"] == "demo__add" and tool_call["id"].startswith("call_")
+        arguments = json.loads(tool_call["function"]["arguments"])
+        assert set(arguments) == {"a", "b"} and all(isinstance(v, int) for v in arguments.values())
+        answered = [*first_turn, {"role": "assistant", "content": "", "tool_calls": call.tool_calls},
+                    {"role": "tool", "tool_call_id": tool_call["id"], "content": '{"result": 42}'}]
+        final = await gw.complete(request(answered))
+        assert not final.tool_calls and final.content.endswith('Tool demo__add returned: {"result": 42}')
+        chosen = await gw.complete(request(first_turn, tool="word_count", tool_arguments={"text": "a b"}))
+        assert chosen.tool_calls[0]["function"] == {"name": "word_count", "arguments": '{"text": "a b"}'}
+        with pytest.raises(BadRequestError, match="not among the tools offered"):
+            await gw.complete(request(first_turn, tool="nope"))
+    plain = await SimGateway().complete(LLMRequest(model="sim/default", messages=first_turn, tools=TOOLS,
+                                                   metadata={"role": "executor"}))
+    assert plain.content and not plain.tool_calls  # tools offered, but the call was not asked for

@@ -23,9 +23,10 @@ async def test_token_budget_stops_the_run_cleanly() -> None:
     run = Run(compile_workflow(chain(10, max_tokens=120)), gateway=gateway)  # type: ignore[arg-type]
     result = await run.wait()
     assert result.status == "budget_exceeded" and len(gateway.requests) == 3
-    assert result.reason == "run tokens budget exceeded at node x2: 150 tokens > limit 120 tokens"
     hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
-    assert (hit.budget, hit.limit, hit.actual, hit.node_id) == ("tokens", 120, 150, "x2")
+    # the third call is cut off while it streams, before it could finish at 150 tokens
+    assert (hit.budget, hit.limit, hit.node_id) == ("tokens", 120, "x2") and 120 < hit.actual < 150
+    assert result.reason == f"run tokens budget exceeded at node x2: {hit.actual:g} tokens > limit 120 tokens"
     assert run.state("x3") == "cancelled" and run.state("x1") == "done"
 
 
@@ -93,4 +94,6 @@ async def test_human_gate_waits_for_a_decision() -> None:
     assert result.outputs == {"result": "ship it carefully"} and result.verdicts[0].judge_model == "human"
     wf.set_param("gate", "policy", "reject")
     result = await execute(wf, gateway=FakeGateway())
-    assert result.status == "succeeded" and result.outputs == {}
+    # A rejected artifact reaches no Output: the run has no result, so it did not succeed.
+    assert result.status == "failed" and result.outputs == {}
+    assert "no result: Output" in result.reason

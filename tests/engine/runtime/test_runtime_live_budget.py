@@ -1,0 +1,83 @@
+"""Token budgets are enforced while a call streams: the call is cut off, the run stops cleanly."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.events import BudgetExceeded, LLMCallFinished, LLMTokenDelta
+from engine.llm.sim import SimGateway
+from engine.runtime import Run, compile_workflow
+from tests.engine.runtime.fakes import build
+
+SLOW = {"tokens_per_s": 150, "chunk_words": 1}
+
+
+def one_executor(node_budget: int = 0, **budget: float):  # type: ignore[no-untyped-def]
+    return build([("in", "input", {"default": "write a long report on tea"}),
+                  ("x", "executor", {"model": "sim/default", "sim": SLOW, "max_tokens_budget": node_budget}),
+                  ("out", "output", {})], ["in.value->x.task", "x.result->out.value"], **budget)
+
+
+async def full_call() -> LLMCallFinished:
+    run = Run(compile_workflow(one_executor()), gateway=SimGateway())
+    assert (await run.wait()).status == "succeeded"
+    return next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
+
+
+@pytest.mark.asyncio
+async def test_run_token_budget_cuts_a_streaming_call() -> None:
+    full = await full_call()
+    limit = full.tokens_in + 10
+    run = Run(compile_workflow(one_executor(max_tokens=limit)), gateway=SimGateway())
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and result.reason.startswith("run tokens budget exceeded at node x")
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert (hit.budget, hit.limit, hit.node_id) == ("tokens", limit, "x") and limit < hit.actual <= limit + 5
+    cut = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
+    assert cut.error_type == "BudgetHit" and "tokens budget exceeded" in (cut.error or "")
+    assert cut.tokens_in == full.tokens_in and 10 < cut.tokens_out < full.tokens_out
+    assert result.tokens_in + result.tokens_out == hit.actual  # the cut call's tokens count
+    assert result.duration_s < full.latency_s  # stopped well before the reply finished
+    streamed = "".join(e.text for e in run.hub.history if isinstance(e, LLMTokenDelta))
+    assert streamed and streamed != full.content and full.content.startswith(streamed)
+    assert run.state("x") == "failed" and run.hub.history[-1].kind == "run_finished"
+
+
+@pytest.mark.asyncio
+async def test_node_token_budget_cuts_a_streaming_call() -> None:
+    full = await full_call()
+    limit = full.tokens_in + 5
+    run = Run(compile_workflow(one_executor(node_budget=limit)), gateway=SimGateway())
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and result.reason.startswith("node tokens budget exceeded at node x")
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert hit.limit == limit and limit < hit.actual < full.tokens_in + full.tokens_out
+
+
+@pytest.mark.asyncio
+async def test_a_prompt_that_cannot_fit_makes_no_call() -> None:
+    run = Run(compile_workflow(one_executor(max_tokens=5)), gateway=SimGateway())
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and result.tokens_in == result.tokens_out == 0
+    assert not [e for e in run.hub.history if isinstance(e, LLMCallFinished)]
+
+
+@pytest.mark.asyncio
+async def test_concurrent_streams_count_together_against_the_run_budget() -> None:
+    wf = build([("in", "input", {"default": "write a long report on tea"}),
+                ("a", "executor", {"model": "sim/default", "sim": SLOW}),
+                ("b", "executor", {"model": "sim/default", "sim": SLOW, "prompt": "In detail: {task}"}),
+                ("oa", "output", {"name": "a"}), ("ob", "output", {"name": "b"})],
+               ["in.value->a.task", "in.value->b.task", "a.result->oa.value", "b.result->ob.value"])
+    full = await full_call()
+    limit = 2 * full.tokens_in + 30  # both streams together cross it well before either could finish
+    wf.settings.budget.max_tokens = limit
+    run = Run(compile_workflow(wf), gateway=SimGateway())
+    result = await run.wait()
+    assert result.status == "budget_exceeded"
+    closed = [e for e in run.hub.history if isinstance(e, LLMCallFinished)]
+    assert len(closed) == 2 and {e.error_type for e in closed} == {"BudgetHit", "CancelledError"}
+    assert all(e.tokens_out < full.tokens_out for e in closed)
+    assert result.tokens_in + result.tokens_out == sum(e.tokens_in + e.tokens_out for e in closed)
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert limit < hit.actual <= limit + 5
