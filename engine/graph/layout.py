@@ -14,16 +14,16 @@ Invariants:
   auto-layout does not throw the graph somewhere else on the canvas.
 
 `node_box(node)` is the nominal size of a node's box; the canvas draws nodes at that size.
+
+grandalf (and numpy behind it, ~0.3–0.5 s) is imported on the first layout, not when this module
+is imported: the canvas imports `node_box` at start-up.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
-
-from grandalf.graphs import Edge as GEdge
-from grandalf.graphs import Vertex, graph_core
-from grandalf.layouts import SugiyamaLayout, VertexViewer
-from grandalf.utils import Poset
+from typing import Any
 
 from engine.graph.model import Node, Workflow
 
@@ -84,43 +84,53 @@ def _components(ids: list[str], pairs: list[tuple[str, str]]) -> list[list[str]]
     return list(groups.values())
 
 
-class _Component(graph_core):  # type: ignore[misc]
-    """A grandalf graph of one component known to be connected.
+@functools.cache
+def _grandalf() -> tuple[Any, Any, Any, Any]:
+    """(Vertex, Edge, VertexViewer, (component graph class, layout class)), imported on first use."""
+    from grandalf.graphs import Edge as GEdge
+    from grandalf.graphs import Vertex, graph_core
+    from grandalf.layouts import SugiyamaLayout, VertexViewer
+    from grandalf.utils import Poset
 
-    grandalf's own constructor re-checks connectivity with a set comparison per vertex (O(n²),
-    10 s at 5,000 nodes); the caller already computed the components, so this skips that check.
-    """
+    class Component(graph_core):  # type: ignore[misc]
+        """A grandalf graph of one component known to be connected.
 
-    def __init__(self, vertices: list[Vertex], edges: list[GEdge]) -> None:
-        self.directed = True
-        self.sV = Poset(vertices)
-        self.sE = Poset([])
-        self.degenerated_edges: set[GEdge] = set()
-        for edge in edges:
-            self.sE.add(edge).attach()
-        for vertex in vertices:
-            vertex.c = self
+        grandalf's own constructor re-checks connectivity with a set comparison per vertex (O(n²),
+        10 s at 5,000 nodes); the caller already computed the components, so this skips that check.
+        """
 
+        def __init__(self, vertices: list[Any], edges: list[Any]) -> None:
+            self.directed = True
+            self.sV = Poset(vertices)
+            self.sE = Poset([])
+            self.degenerated_edges: set[Any] = set()
+            for edge in edges:
+                self.sE.add(edge).attach()
+            for vertex in vertices:
+                vertex.c = self
 
-class _Sugiyama(SugiyamaLayout):  # type: ignore[misc]
-    """grandalf's layout with its alignment-conflict list made a set (membership was O(n) per test)."""
+    class Sugiyama(SugiyamaLayout):  # type: ignore[misc]
+        """grandalf's layout with its alignment-conflict list made a set (membership was O(n) per test)."""
 
-    def _detect_alignment_conflicts(self) -> None:
-        super()._detect_alignment_conflicts()
-        self.conflicts: set[tuple[object, object]] = set(self.conflicts)
+        def _detect_alignment_conflicts(self) -> None:
+            super()._detect_alignment_conflicts()
+            self.conflicts: set[tuple[object, object]] = set(self.conflicts)
+
+    return Vertex, GEdge, VertexViewer, (Component, Sugiyama)
 
 
 def _layout_component(wf: Workflow, ids: list[str], pairs: list[tuple[str, str]]) -> dict[str, Position]:
     """Left-to-right positions (box centres) of one connected component."""
-    vertices: dict[str, Vertex] = {}
+    vertex_type, edge_type, viewer_type, (component_type, sugiyama_type) = _grandalf()
+    vertices: dict[str, Any] = {}
     for node_id in ids:
-        vertex = Vertex(node_id)
+        vertex = vertex_type(node_id)
         width, height = node_box(wf.nodes[node_id])
         # grandalf lays out top to bottom: its w runs across the flow (our height), its h along it
-        vertex.view = VertexViewer(w=height, h=width)
+        vertex.view = viewer_type(w=height, h=width)
         vertices[node_id] = vertex
-    graph = _Component(list(vertices.values()), [GEdge(vertices[a], vertices[b]) for a, b in pairs])
-    sugiyama = _Sugiyama(graph)
+    graph = component_type(list(vertices.values()), [edge_type(vertices[a], vertices[b]) for a, b in pairs])
+    sugiyama = sugiyama_type(graph)
     sugiyama.xspace = NODE_GAP
     sugiyama.yspace = LAYER_GAP
     targets = {b for _, b in pairs}

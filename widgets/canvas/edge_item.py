@@ -3,7 +3,11 @@
 Invariants:
 - the item only displays its `Edge`; `update_path()` is called by the scene when one of its two
   nodes moves or changes ports, and is the only place the path is recomputed;
-- below `LOD_SIMPLE` or while the scene is in fast mode (a drag) it is drawn as a straight line;
+- it holds the geometry (`curve`, `line()`, `arrow`, `port_type`) and takes part in the index,
+  hit tests and selection, but paints nothing itself (`ItemHasNoContents`): the scene's
+  `EdgeLayer` draws every visible edge in one batched call; so the item's area is repainted
+  explicitly (`repaint`) when its path changes, and by the scene when it is added, removed,
+  selected or deselected;
 - it is a `QGraphicsPathItem` without a pen, so Qt computes its bounds (the curve's control
   points) in C++ per frame; `shape` (a 10 px stroke, for clicks and rubber bands) is built lazily
   in Python only when a hit test needs it.
@@ -12,12 +16,12 @@ Invariants:
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtGui import QBrush, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from engine.graph.model import Edge
 from widgets.canvas.node_item import PORT_RADIUS, NodeItem
-from widgets.canvas.theme import LOD_LABELS, LOD_SIMPLE, theme_for
+from widgets.canvas.theme import theme_for
 from widgets.role_style import port_color
 
 _ARROW = 7.0
@@ -25,6 +29,8 @@ _REACH = 40.0  # how far an edge runs straight out of / into its port
 
 
 class EdgeItem(QGraphicsPathItem):
+    Z = -1.0  # under the nodes, over the comments
+
     def __init__(self, edge: Edge, source: NodeItem, target: NodeItem) -> None:
         super().__init__()
         self.edge = edge
@@ -32,14 +38,16 @@ class EdgeItem(QGraphicsPathItem):
         self.source = source
         self.target = target
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.setZValue(-1)
-        self.setPen(_NO_PEN)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # painted by the EdgeLayer
+        self.setZValue(self.Z)
+        self.setPen(NO_PEN)
         self._hit: QPainterPath | None = None
         self._line = QLineF()
         self.update_path()
 
     def update_path(self) -> None:
         """Recompute the curve from the current port positions of both nodes."""
+        self.repaint()
         start = self.source.port_scene_pos(self.edge.source_port, True)
         end = self.target.port_scene_pos(self.edge.target_port, False)
         path = QPainterPath(start)
@@ -53,48 +61,41 @@ class EdgeItem(QGraphicsPathItem):
             path.lineTo(back)
             path.cubicTo(QPointF(end.x() - _REACH, low), QPointF(end.x() - _REACH, end.y()), end)
         self._line = QLineF(start, end)
-        self._path = path
+        self.curve = path
         tip = end - QPointF(PORT_RADIUS, 0)
-        self._arrow = QPolygonF([tip, QPointF(tip.x() - _ARROW - 1, tip.y() - _ARROW / 2 - 1),
-                                 QPointF(tip.x() - _ARROW - 1, tip.y() + _ARROW / 2 + 1)])
+        self.arrow = QPolygonF([tip, QPointF(tip.x() - _ARROW - 1, tip.y() - _ARROW / 2 - 1),
+                                QPointF(tip.x() - _ARROW - 1, tip.y() + _ARROW / 2 + 1)])
+        self.arrow_box = self.arrow.boundingRect()
         self._hit = None
         self.setPath(path)
-        self._type = self.source.port_type(self.edge.source_port, True)
+        self.port_type = self.source.port_type(self.edge.source_port, True)
+        self.repaint()
+
+    def repaint(self) -> None:
+        """Ask the scene to redraw this edge's area (Qt skips items without contents)."""
+        scene = self.scene()
+        if scene is not None:
+            scene.update(self.sceneBoundingRect().adjusted(-3, -3, 3, 3))
 
     def shape(self) -> QPainterPath:
         if self._hit is None:
             stroker = QPainterPathStroker()
             stroker.setWidth(10)
-            self._hit = stroker.createStroke(self._path)
+            self._hit = stroker.createStroke(self.curve)
         return self._hit
 
     def line(self) -> QLineF:
         """The straight segment between the two ports (low level of detail, minimap)."""
         return self._line
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        scene = self.scene()
-        pen, brush = _style(self._type, scene.theme.dark, self.isSelected())  # type: ignore[union-attr]
-        painter.setPen(pen)
-        painter.setBrush(_NO_BRUSH)
-        lod = painter.worldTransform().m11()
-        if lod < LOD_SIMPLE or scene.fast_mode:  # type: ignore[union-attr]
-            painter.drawLine(self._line)
-            return
-        painter.drawPath(self._path)
-        if lod >= LOD_LABELS:
-            painter.setPen(_NO_PEN)
-            painter.setBrush(brush)
-            painter.drawConvexPolygon(self._arrow)
 
-
-_NO_PEN = QPen(Qt.PenStyle.NoPen)
-_NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
+NO_PEN = QPen(Qt.PenStyle.NoPen)
+NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 _STYLES: dict[tuple[str, bool, bool], tuple[QPen, QBrush]] = {}
 
 
-def _style(port_type: str, dark: bool, selected: bool) -> tuple[QPen, QBrush]:
-    """Pen and arrow brush of an edge, cached (paint runs for every visible edge each frame)."""
+def edge_style(port_type: str, dark: bool, selected: bool) -> tuple[QPen, QBrush]:
+    """Pen and arrow brush of an edge, cached (looked up for every visible edge each frame)."""
     key = (port_type, dark, selected)
     style = _STYLES.get(key)
     if style is None:

@@ -10,13 +10,16 @@ Invariants:
 - the item is a `QGraphicsRectItem` whose rect is the hit/bounds box: Qt computes bounding
   rects in C++ (a Python `boundingRect` override is called ~20 times per item per frame);
 - painting depends on the level of detail: below `LOD_SIMPLE` a flat box, below `LOD_LABELS`
-  no port labels or badge.
+  no port labels or badge;
+- while the view moves (`scene.moving`) at a zoom other than 1, the node is drawn as a scaled
+  snapshot painted once at zoom 1 (a zoom gesture would otherwise repaint every visible node at
+  every step); the scene drops the snapshots when the view comes to rest, which repaints.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from engine.graph.layout import FOOTER_HEIGHT, HEADER_HEIGHT, PORT_ROW, node_box
@@ -44,6 +47,8 @@ class NodeItem(QGraphicsRectItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.highlighted: set[PortKey] | None = None  # compatible ports while connecting
+        self._snap: QPixmap | None = None
+        self._snap_key: tuple[bool, bool] = (False, False)
         self.refresh()
 
     # -- model -------------------------------------------------------------------------------
@@ -67,6 +72,7 @@ class NodeItem(QGraphicsRectItem):
         self.custom_color = QColor(node.ui.color) if node.ui.color else None
         self.setPos(node.ui.x, node.ui.y)
         self.setToolTip(f"{self.title} ({node.id})\n{spec.summary if spec else 'Unknown role ' + repr(node.role)}")
+        self._snap = None
         self.update()
 
     # -- geometry ----------------------------------------------------------------------------
@@ -109,6 +115,7 @@ class NodeItem(QGraphicsRectItem):
 
     def set_highlight(self, ports: set[PortKey] | None) -> None:
         self.highlighted = ports
+        self._snap = None
         self.update()
 
     # -- painting ----------------------------------------------------------------------------
@@ -127,6 +134,35 @@ class NodeItem(QGraphicsRectItem):
         if lod < LOD_SIMPLE:
             painter.fillRect(self._rect, theme.selection if selected else accent)
             return
+        scene = self.scene()
+        if getattr(scene, "moving", False) and abs(lod - 1.0) > 0.01:
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawPixmap(self.rect(), self._snapshot(theme), QRectF(self._snap.rect()))
+            scene.snapshotted.add(self)  # type: ignore[union-attr]
+            return
+        self._paint_full(painter, theme, lod, accent, selected)
+
+    def _snapshot(self, theme: CanvasTheme) -> QPixmap:
+        """The node painted at zoom 1 (kept while the view moves, scaled instead of repainted)."""
+        key = (theme.dark, self.isSelected())
+        if self._snap is None or self._snap_key != key:
+            bounds = self.rect()
+            self._snap = QPixmap(int(bounds.width()), int(bounds.height()))
+            self._snap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(self._snap)
+            painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+            painter.translate(-bounds.topLeft())
+            self._paint_full(painter, theme, 1.0, self.accent(theme.dark), key[1])
+            painter.end()
+            self._snap_key = key
+        return self._snap
+
+    def drop_snapshot(self) -> None:
+        """The view is at rest: repaint at the real zoom and forget the snapshot."""
+        self._snap = None
+        self.update()
+
+    def _paint_full(self, painter: QPainter, theme: CanvasTheme, lod: float, accent: QColor, selected: bool) -> None:
         border = QPen(theme.selection, 2.5) if selected else QPen(theme.node_border, 1.0)
         painter.setPen(border)
         painter.setBrush(theme.node_body)

@@ -1,9 +1,9 @@
 """Overview drawing: the whole graph in a few batched paint calls when zoomed far out.
 
 Painting 15,000 items one Python `paint()` at a time costs ~25 µs each (≈400 ms a frame at
-5,000 nodes); below `LOD_SIMPLE` the node and edge items are flagged `ItemHasNoContents` (Qt
-skips their paint but keeps them in the index for hit tests and selection) and this draws every
-node as a filled box and every edge as a hairline, grouped by colour.
+5,000 nodes); below `LOD_SIMPLE` the node items are flagged `ItemHasNoContents` (Qt skips their
+paint but keeps them in the index for hit tests and selection), the `EdgeLayer` draws nothing,
+and this draws every node as a filled box and every edge as a hairline, grouped by colour.
 
 Edges are left out when there are many of them and the zoom is very low (more than
 `MAX_FAR_EDGES` edges below `FAR_ZOOM`): ten thousand hairlines cost ~100 ms a frame and, at
@@ -40,14 +40,13 @@ class OverviewPainter:
         if active == self.active:
             return
         self.active = active
-        for items in (self.scene.node_items.values(), self.scene.edge_items.values()):
-            for item in items:
-                item.setFlag(_NO_CONTENTS, active)
+        for item in self.scene.node_items.values():
+            item.setFlag(_NO_CONTENTS, active)  # edges never paint themselves: the EdgeLayer stops
         self.invalidate()
         self.scene.update()
 
     def adopt(self, item: QGraphicsItem) -> None:
-        """Give a new item the current mode's flag."""
+        """Give a new node item the current mode's flag (edge items never have contents)."""
         if self.active:
             item.setFlag(_NO_CONTENTS, True)
         self.invalidate()

@@ -7,7 +7,9 @@ Invariants:
 - `node_items` / `edge_items` / `comment_items` map model ids to items, one to one with the
   model (edges whose nodes are missing are not drawn: validation reports them);
 - items read colours from `scene.theme` at paint time; `fast_mode` (set during drags) makes
-  edges straight; the BSP index stays on (hit tests and exposure on 5,000+ nodes);
+  edges straight; `moving` (set by the view while it pans or zooms, cleared after a short idle)
+  drops the edges' antialiasing; the BSP index stays on (hit tests and exposure on 5,000+ nodes);
+- edges are painted by one `EdgeLayer` item (batched), never by their own items;
 - in overview mode (zoomed out below `LOD_SIMPLE`) items keep their place in the index (hit
   tests, selection) but paint nothing: `OverviewPainter` draws all nodes and edges in a few
   batched calls instead of one Python `paint` per item.
@@ -18,19 +20,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, QRectF, Signal
-from PySide6.QtGui import QPainter, QPen
+from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
 from engine.graph.model import Workflow
 from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
+from widgets.canvas.edge_layer import EdgeLayer
+from widgets.canvas.grid import paint_grid
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
 from widgets.canvas.theme import CanvasTheme, theme_for
 from widgets.workflow_signals import WorkflowSignals
 
-_GRID = 24.0
 _MARGIN = 1500.0
 
 
@@ -43,6 +46,8 @@ class CanvasScene(QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.theme: CanvasTheme = theme_for(False)
         self.fast_mode = False
+        self.moving = False
+        self.snapshotted: set[NodeItem] = set()  # nodes drawn from a snapshot while moving
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[str, EdgeItem] = {}
         self.comment_items: dict[str, CommentItem] = {}
@@ -51,6 +56,8 @@ class CanvasScene(QGraphicsScene):
         self._building = False
         self.overview = OverviewPainter(self)
         self.selectionChanged.connect(self.overview.invalidate)
+        self.selectionChanged.connect(self._on_selection_changed)
+        self._selected_edges: set[EdgeItem] = set()
         self.workflow = workflow
         self.set_workflow(workflow)
 
@@ -61,11 +68,14 @@ class CanvasScene(QGraphicsScene):
             self.signals.detach()
             self.signals.deleteLater()
         self.clearSelection()
+        self.snapshotted.clear()
+        self._selected_edges.clear()
         self.clear()
         self.node_items.clear()
         self.edge_items.clear()
         self.comment_items.clear()
         self._edges_of.clear()
+        self.addItem(EdgeLayer())
         self.workflow = workflow
         self._building = True
         for node_id in workflow.nodes:
@@ -99,6 +109,16 @@ class CanvasScene(QGraphicsScene):
         if fast != self.fast_mode:
             self.fast_mode = fast
             self.update()
+
+    def set_moving(self, moving: bool) -> None:
+        """Cheaper painting while the view pans or zooms; at rest everything is redrawn smooth."""
+        if moving != self.moving:
+            self.moving = moving
+            if not moving:
+                for item in self.snapshotted:
+                    item.drop_snapshot()
+                self.snapshotted.clear()
+                self.update()
 
     # -- queries -----------------------------------------------------------------------------
     def content_rect(self) -> QRectF:
@@ -146,6 +166,13 @@ class CanvasScene(QGraphicsScene):
         if not self._building and not self.sceneRect().contains(rect):
             self.setSceneRect(self.sceneRect().united(rect.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)))
 
+    def _on_selection_changed(self) -> None:
+        """Repaint the edges whose selection changed (edge items do not repaint themselves)."""
+        selected = {item for item in self.selectedItems() if type(item) is EdgeItem}
+        for edge in selected ^ self._selected_edges:
+            edge.repaint()
+        self._selected_edges = selected
+
     # -- model → items -----------------------------------------------------------------------
     def _on_node_added(self, node_id: str) -> None:
         node = self.workflow.nodes.get(node_id)
@@ -162,6 +189,7 @@ class CanvasScene(QGraphicsScene):
             self._on_edge_removed(edge.edge_id)
         item = self.node_items.pop(node_id, None)
         if item is not None:
+            self.snapshotted.discard(item)
             self.removeItem(item)
             self.overview.invalidate()
 
@@ -194,6 +222,8 @@ class CanvasScene(QGraphicsScene):
         self._edges_of.setdefault(edge.source, set()).add(item)
         self._edges_of.setdefault(edge.target, set()).add(item)
         self.addItem(item)
+        if not self._building:  # a new scene repaints whole (the EdgeLayer covers it all)
+            item.repaint()
 
     def _on_edge_removed(self, edge_id: str) -> None:
         item = self.edge_items.pop(edge_id, None)
@@ -201,6 +231,7 @@ class CanvasScene(QGraphicsScene):
             return
         for node_id in (item.edge.source, item.edge.target):
             self._edges_of.get(node_id, set()).discard(item)
+        item.repaint()
         self.removeItem(item)
         self.overview.invalidate()
 
@@ -225,23 +256,9 @@ class CanvasScene(QGraphicsScene):
 
     # -- background --------------------------------------------------------------------------
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        painter.fillRect(rect, self.theme.background)
-        scale = painter.worldTransform().m11()
-        if scale < 0.5:
-            return
-        left = int(rect.left() // _GRID) * _GRID
-        top = int(rect.top() // _GRID) * _GRID
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # axis-aligned hairlines
-        painter.setPen(QPen(self.theme.grid, 0))
-        lines = [QLineF(x, rect.top(), x, rect.bottom()) for x in _steps(left, rect.right())]
-        lines += [QLineF(rect.left(), y, rect.right(), y) for y in _steps(top, rect.bottom())]
-        painter.drawLines(lines)
+        paint_grid(painter, rect, self.theme)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if self.overview.active:
             self.overview.paint(painter, rect)
 
-
-def _steps(start: float, stop: float) -> list[float]:
-    count = max(0, int((stop - start) // _GRID) + 1)
-    return [start + i * _GRID for i in range(count)]

@@ -14,6 +14,8 @@ from PySide6.QtGui import QColor
 # antialiased; and below which port labels and model badges are left out.
 LOD_SIMPLE = 0.45
 LOD_LABELS = 0.6
+# Zoom below which edges are straight lines while the view pans or zooms (curves again at rest).
+LOD_MOVING_CURVES = 1.0
 
 
 @dataclass(frozen=True)

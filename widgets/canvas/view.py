@@ -6,12 +6,13 @@ Invariants:
 - mouse gestures are delegated to one interaction object at a time (widgets.canvas.interactions);
 - rendering is deliberate: `BoundingRectViewportUpdate` (one repaint rectangle per change, cheap
   for drags), cached background, and antialiasing only at or above `LOD_SIMPLE` zoom and never
-  while dragging.
+  while dragging; while the view scrolls or zooms the scene is `moving` (edges without
+  antialiasing) until `SETTLE_MS` without motion, then it is redrawn smooth.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDragEnterEvent,
@@ -33,6 +34,7 @@ from widgets.canvas.view_input import ViewInputMixin
 
 ROLE_MIME = "application/x-triadic-role"
 MIN_ZOOM, MAX_ZOOM = 0.03, 4.0
+SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 
 
 class CanvasView(ViewInputMixin, QGraphicsView):
@@ -60,6 +62,10 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         super().__init__(scene, parent)
         self._fast = False
         self._canvas_scene = scene  # keeps the scene alive as long as the view
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._on_settled)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
@@ -116,6 +122,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.scale(factor, factor)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self._update_hints()
+        self._note_motion()
         self.viewport_changed.emit()
 
     def zoom_in(self) -> None:
@@ -161,6 +168,18 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         smooth = self.zoom() >= LOD_SIMPLE and not self._fast
         self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
         self.setRenderHint(QPainter.RenderHint.TextAntialiasing, smooth)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self._note_motion()
+        super().scrollContentsBy(dx, dy)
+
+    def _note_motion(self) -> None:
+        """The view moved: paint cheaply until it has been still for `SETTLE_MS`."""
+        self.canvas_scene().set_moving(True)
+        self._settle.start()
+
+    def _on_settled(self) -> None:
+        self.canvas_scene().set_moving(False)
 
     def resizeEvent(self, event: object) -> None:
         super().resizeEvent(event)  # type: ignore[arg-type]

@@ -1,0 +1,92 @@
+"""All edges of the canvas painted in one batched call per frame.
+
+Painting edges one Python `paint()` per item costs ~10 µs of call overhead each before any pixel
+is drawn (≈5 ms a frame for the ~500 long edges crossing the viewport of a 5,000-node graph).
+`EdgeItem`s therefore stay in the scene (index, hit tests, selection, shape) but are flagged
+`ItemHasNoContents`; this one item, stacked at the edges' z value, looks up the edges whose
+bounds meet the area being painted and draws them in a single loop, then their arrows.
+
+Invariants:
+- at rest it draws the curve in the port type's colour (the selection colour when selected) and
+  the arrow at `LOD_LABELS` and above (only when its tip is in the painted area); a straight
+  line below `LOD_SIMPLE` or in fast mode (a drag); while the view moves (`scene.moving`) no
+  antialiasing, and straight lines below `LOD_MOVING_CURVES` — the view redraws smooth at rest;
+- it draws nothing in overview mode (`OverviewPainter` draws the edges then);
+- edges announce their own repaints (`EdgeItem.repaint`): Qt does not repaint items without
+  contents, so the layer itself is updated only when everything changes (theme, modes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from widgets.canvas.edge_item import NO_BRUSH, NO_PEN, EdgeItem, edge_style
+from widgets.canvas.theme import LOD_LABELS, LOD_MOVING_CURVES, LOD_SIMPLE
+
+if TYPE_CHECKING:
+    from widgets.canvas.scene import CanvasScene
+
+_EVERYWHERE = QRectF(-1e7, -1e7, 2e7, 2e7)
+_BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
+
+
+class EdgeLayer(QGraphicsItem):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(EdgeItem.Z)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # a real exposedRect
+
+    def boundingRect(self) -> QRectF:
+        return _EVERYWHERE
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        scene: CanvasScene = self.scene()  # type: ignore[assignment]
+        if scene is None or scene.overview.active:
+            return
+        area: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        if painter.hasClipping():
+            area = area.intersected(painter.clipBoundingRect())
+        edges = [i for i in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder) if type(i) is EdgeItem]
+        if not edges:
+            return
+        dark = scene.theme.dark
+        lod = painter.worldTransform().m11()
+        straight = lod < LOD_SIMPLE or scene.fast_mode or (scene.moving and lod < LOD_MOVING_CURVES)
+        if scene.moving and not scene.fast_mode:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setBrush(NO_BRUSH)
+        if straight:
+            _draw_lines(painter, edges, dark)
+            return
+        last = None
+        for edge in edges:
+            pen = edge_style(edge.port_type, dark, edge.isSelected())[0]
+            if pen is not last:
+                painter.setPen(pen)
+                last = pen
+            painter.drawPath(edge.curve)
+        if lod < LOD_LABELS:
+            return
+        painter.setPen(NO_PEN)
+        for edge in edges:
+            if area.intersects(edge.arrow_box):
+                painter.setBrush(edge_style(edge.port_type, dark, edge.isSelected())[1])
+                painter.drawConvexPolygon(edge.arrow)
+
+
+def _draw_lines(painter: QPainter, edges: list[EdgeItem], dark: bool) -> None:
+    """Every edge as a straight line, one `drawLines` call per pen."""
+    groups: dict[int, tuple[QPen, list[QLineF]]] = {}
+    for edge in edges:
+        pen = edge_style(edge.port_type, dark, edge.isSelected())[0]
+        group = groups.get(id(pen))
+        if group is None:
+            group = groups[id(pen)] = (pen, [])
+        group[1].append(edge.line())
+    for pen, lines in groups.values():
+        painter.setPen(pen)
+        painter.drawLines(lines)
