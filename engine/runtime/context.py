@@ -3,7 +3,7 @@
 Invariant: roles never touch the scheduler or the emitter directly; everything they do to the run
 (model calls, tool calls, verdicts, plans, human questions, re-running their subject's author) goes
 through a `NodeContext`, which stamps the node's span and id on every event. Tools go through the
-run's `RunTools` (made on first use), whose MCP servers stop when the run emits `RunFinished`.
+run's `RunTools` (made on first use), whose MCP servers `Run` stops before it emits `RunFinished`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from engine.events import (
     HumanDecisionMade,
     HumanDecisionRequested,
     NodeStateChanged,
-    RunFinished,
     ToolCallFinished,
     ToolCallStarted,
     VerdictIssued,
@@ -101,14 +100,12 @@ class NodeContext:
 
     def toolbox(self) -> RunTools:
         """The run's tools: the registry given to the run (default: the built-ins) plus the MCP servers
-        it starts. Made on first use; its servers are stopped when the run finishes (`RunFinished`)."""
+        it starts. Made on first use; `Run` closes it (stopping its servers) before `RunFinished`."""
         from engine.tools.runtools import RunTools
 
         tools = self.state.tools
         if not isinstance(tools, RunTools):
             tools = self.state.tools = RunTools(tools)
-            box = tools
-            self.state.hub.add_sink(lambda event: box.stop() if isinstance(event, RunFinished) else None)
         return tools
 
     async def tool_server(self, command_line: str) -> str:

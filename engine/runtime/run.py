@@ -184,11 +184,7 @@ def _outputs_without_value(plan: RunPlan) -> str:
 
 
 async def _close_tools(tools: Any) -> None:
+    """Stop the MCP servers of the run's `RunTools`, if a node made one (a plain registry has none)."""
     close = getattr(tools, "close", None)
-    if close is None or not asyncio.iscoroutinefunction(close):
-        return
-    try:
-        await close()
-    except Exception:  # a server that fails to stop must not turn a finished run into a crash
-        return
-
+    if close is not None:
+        await close()  # RunTools.close gathers its servers' shutdowns with return_exceptions

@@ -9,9 +9,9 @@ Invariants:
   left by one task; its tools go into this run's own registry, never into the one given to the run,
   so concurrent runs never see each other's servers; two servers announcing the same name get
   distinct prefixes ("demo", "demo_2", in the order the run asked for them);
-- `stop()` (synchronous, for the end-of-run hook) asks every owner to stop its server; `close()`
-  stops and waits until every server process is gone. Either way, or when the event loop cancels
-  the owners, no server process outlives the run.
+- `close()` (awaited by `Run` before it emits `RunFinished`) stops every server and waits until each
+  process is gone; if the event loop cancels the owners instead, no server process outlives the run
+  either.
 """
 
 from __future__ import annotations
@@ -77,9 +77,6 @@ class RunTools:
         finally:
             if not ready.done():
                 ready.cancel()
-
-    def stop(self) -> None:
-        self._stop.set()
 
     async def close(self) -> None:
         self._stop.set()
