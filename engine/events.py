@@ -176,6 +176,9 @@ class VerdictIssued(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BudgetUpdated(Event):
+    """The run's usage so far, after each model call. The limits it counts against are the run's
+    `RunStarted.settings["budget"]`; `limits` stays empty unless a producer has other limits to say."""
+
     kind: ClassVar[str] = "budget"
     tokens: int
     cost_usd: float

@@ -43,7 +43,7 @@ class NodeContext:
         self.span_id = span_id
         self.round = round
         raw = feedback if feedback is not None else inputs.get("feedback")
-        self.feedback: Mapping[str, Any] | None = raw if isinstance(raw, Mapping) else None
+        self.feedback: Mapping[str, Any] | None = raw if raw is not None and isinstance(raw, Mapping) else None
         self.key = graph.key(node.id)
 
     def param(self, name: str) -> Any:

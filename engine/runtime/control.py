@@ -57,6 +57,11 @@ class RunControl:
         self._steps += 1
         self._resumed.set()
 
+    def holds(self, node_id: str) -> bool:
+        """Whether `admit(node_id)` has anything to do (a pause, a step count, a breakpoint); the
+        common case — running freely — then costs no coroutine."""
+        return self._steps > 0 or not self._resumed.is_set() or node_id in self.breakpoints
+
     async def admit(self, node_id: str) -> None:
         """Wait until `node_id` may start (not paused, or a step is granted)."""
         if node_id in self.breakpoints and not self._steps:

@@ -63,7 +63,8 @@ class EventHub:
         return f"{self.run_id}:{kind}{next(self._span)}"
 
     def emit(self, cls: type[E], **fields: Any) -> E:
-        event = cls(run_id=self.run_id, seq=next(self._seq), ts=_monotonic() - self._t0, **fields)
+        fields["run_id"], fields["seq"], fields["ts"] = self.run_id, next(self._seq), _monotonic() - self._t0
+        event = cls(**fields)  # the kwargs dict is this call's own: filled in place, not merged into a new one
         self.history.append(event)
         if cls is NodeStateChanged:
             self.node_states[event.node_id] = event.state  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted, LLMTokenDelta
@@ -126,7 +127,11 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
                 loop.call_soon_threadsafe(delta, text)
 
         started = time.monotonic()
-        call = meter.call = asyncio.ensure_future(state.gateway.complete(request, on_delta))
+        if meter.on:  # a task of its own, so that crossing a token budget can cancel the call
+            meter.call = asyncio.ensure_future(state.gateway.complete(request, on_delta))
+            call: Awaitable[LLMResponse] = meter.call
+        else:
+            call = state.gateway.complete(request, on_delta)
         try:
             response = await call
         except asyncio.CancelledError:
@@ -162,6 +167,6 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
 
 
 def _announce(state: RunState, parent_span: str) -> None:
-    budget, total = state.budget, state.budget.total
+    total = state.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
     state.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
-                   elapsed_s=state.hub.elapsed(), limits=budget.limits_record())
+                   elapsed_s=state.hub.elapsed())

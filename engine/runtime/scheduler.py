@@ -7,14 +7,16 @@ Invariants:
 - back edges into a `feedback` port belong to their judge (critic / verifier), which re-runs the loop
   body itself; any other back edge that fires re-runs the loop body from its target up to the
   emitting node, at most the emitting node's loop bound (e.g. a router's `max_loops`) times;
-- node states go queued → running → (waiting) → done | failed | skipped | cancelled, each announced.
+- node states go queued → running → (waiting) → done | failed | skipped | cancelled; every node of
+  the plan is queued when its graph starts (`run.state()` says so; no event per node), each later
+  state is announced by a `NodeStateChanged`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.events import LogMessage, NodeOutput, NodeStateChanged
 from engine.graph.roles import role_spec
@@ -23,7 +25,11 @@ from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode, RunPlan
 from engine.runtime.state import NodeFailed, RunState
 
+if TYPE_CHECKING:
+    from engine.roles import RoleHandler
+
 _DEFAULT_LOOP_BOUND = 3
+_YIELD_EVERY = 64  # nodes one task runs in a row before it lets the event loop run
 _SPECS: dict[str, RoleSpec | None] = {}
 
 
@@ -58,9 +64,10 @@ class GraphExecutor:
 
     async def execute(self) -> dict[str, Any]:
         """Run the graph to the end; the values of its output nodes by output name."""
-        for nid in self.plan.order:
-            self._set_state(nid, "queued")
-        self._running: dict[asyncio.Task[dict[str, Any]], str] = {}
+        states = self.state.hub.node_states
+        for nid in self.plan.order:  # every node starts queued: known from the plan, not announced per node
+            self.status[nid] = states[self.key(nid)] = "queued"
+        self._running: dict[asyncio.Task[None], str] = {}
         self._finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._start([nid for nid in self.plan.order if self.pending[nid] == 0])
         if not self._running:
@@ -80,25 +87,46 @@ class GraphExecutor:
         return self.results
 
     def _start(self, ready: list[str]) -> None:
-        for nid in self._admit(ready):
-            task = asyncio.ensure_future(self._run_node(nid))
+        self._launch(self._admit(ready))
+
+    def _launch(self, startable: list[str]) -> None:
+        for nid in startable:
+            task = asyncio.ensure_future(self._drive(nid))
             self._running[task] = nid
             task.add_done_callback(self._on_done)
 
-    def _on_done(self, task: asyncio.Task[dict[str, Any]]) -> None:
-        """Completion of one node task (O(1) per node: no wait() over every running task)."""
+    async def _drive(self, nid: str) -> None:
+        """Run `nid`, pass its outputs on, and go on in this task with the first node that made ready
+        (the others get tasks of their own): a chain costs one task, not one per node. Every
+        `_YIELD_EVERY` nodes in a row it lets the loop run, so a chain of instant nodes cannot hog it."""
+        this = asyncio.current_task()
+        in_a_row = 0
+        while True:
+            try:
+                outputs = await self._run_node(nid)
+            except NodeFailed as exc:
+                self.failures.append(f"{self.plan.nodes[nid].label}: {exc}")
+                outputs = {}
+            ready = self._admit(self._deliver(nid, outputs))
+            if not ready:
+                return
+            nid = ready[0]
+            self._launch(ready[1:])
+            if this is not None:
+                self._running[this] = nid
+            in_a_row += 1
+            if in_a_row % _YIELD_EVERY == 0:
+                await asyncio.sleep(0)
+
+    def _on_done(self, task: asyncio.Task[None]) -> None:
+        """Completion of one node task (O(1) per task: no wait() over every running task)."""
         nid = self._running.pop(task, None)
         if nid is None or self._finished.done():
             return
         exc = None if task.cancelled() else task.exception()
-        if task.cancelled() or (exc is not None and not isinstance(exc, NodeFailed)):
+        if task.cancelled() or exc is not None:
             self._finished.set_exception(exc or asyncio.CancelledError())
             return
-        if isinstance(exc, NodeFailed):
-            self.failures.append(f"{self.plan.nodes[nid].label}: {exc}")
-            self._start(self._deliver(nid, {}))
-        else:
-            self._start(self._deliver(nid, task.result()))
         if not self._running:
             self._finished.set_result(None)
 
@@ -136,7 +164,9 @@ class GraphExecutor:
 
     async def _run_node(self, nid: str) -> dict[str, Any]:
         node = self.plan.nodes[nid]
-        await self.state.control.admit(self.key(nid))
+        control = self.state.control
+        if control.holds(self.key(nid)):
+            await control.admit(self.key(nid))
         outputs = await self.execute_node(nid, self._inputs_of(node, self.values[nid]))
         spec = _spec(node.role)
         bound = int(node.param(spec.loop_bound) or 0) if spec and spec.loop_bound else _DEFAULT_LOOP_BOUND
@@ -157,8 +187,6 @@ class GraphExecutor:
 
     async def execute_node(self, nid: str, inputs: dict[str, Any], *, round: int = 0,
                            feedback: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        from engine.roles import handler_for
-
         node = self.plan.nodes[nid]
         span = self.state.hub.new_span("node")
         self.status[nid] = "running"
@@ -166,7 +194,7 @@ class GraphExecutor:
                             state="running", round=round)
         ctx = NodeContext(self.state, self, node, inputs, span, round, feedback)
         try:
-            outputs = await handler_for(node.role)(ctx)
+            outputs = await _handler(node.role)(ctx)
         except asyncio.CancelledError:
             self._set_state(nid, "cancelled", span=span)
             raise
@@ -205,6 +233,20 @@ class GraphExecutor:
             await self.state.control.admit(self.key(nid))
             fresh[nid] = await self.execute_node(nid, inputs, round=round, feedback=feedback if nid == start else None)
         return fresh.get(end, {})
+
+
+def _handler(role: str) -> RoleHandler:
+    """The role's implementation (`engine.roles` imports the runtime, so it is looked up late, once)."""
+    try:
+        return _HANDLERS[role]
+    except KeyError:
+        from engine.roles import handler_for
+
+        found = _HANDLERS[role] = handler_for(role)
+        return found
+
+
+_HANDLERS: dict[str, RoleHandler] = {}
 
 
 def _missing(node: PlanNode, values: Mapping[str, list[Any]]) -> list[str]:

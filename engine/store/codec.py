@@ -25,6 +25,7 @@ from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-
 from typing import Any
 
 from engine.events import EVENT_TYPES, Event, LLMTokenDelta
+from engine.store.payload_json import make_value_encoder, payload_encoder
 
 COLUMN_FIELDS = frozenset({"kind", "run_id", "seq", "ts", "span_id", "parent_id"})
 
@@ -89,6 +90,26 @@ dumps: Callable[[object], str] = _compact_encoder(sort_keys=False) or _ENCODER.e
 _canonical_dumps: Callable[[object], str] = _compact_encoder(sort_keys=True) or _CANONICAL.encode
 
 
+_VALUE = make_value_encoder(dumps)
+_PAYLOAD_ENCODERS: dict[str, Callable[[Event], str]] = {
+    kind: payload_encoder(kind, fields, _NO_DEFAULT, _VALUE) for kind, fields in _PAYLOAD_FIELDS.items()
+}
+
+
+
+def _stripped(kind: str, *, content: bool) -> Callable[[Event], str]:
+    """The encoder of a call event's payload without its body (and for `llm_finished`, with `content`
+    always written, or never)."""
+    body = CALL_BODIES[kind][0]
+    fields = [(name, _NO_DEFAULT if name == "content" else default)
+              for name, default in _PAYLOAD_FIELDS[kind] if name != body and (content or name != "content")]
+    return payload_encoder(f"{kind}_stripped", fields, _NO_DEFAULT, _VALUE)
+
+
+_STRIPPED_ENCODERS = {kind: _stripped(kind, content=True) for kind in CALL_BODIES}
+_STRIPPED_ENCODERS["llm_finished:no-content"] = _stripped("llm_finished", content=False)
+
+
 def canonical_json(value: object) -> str:
     """Key-sorted compact JSON: equal values give equal text (used for hashes)."""
     return _canonical_dumps(value)
@@ -123,16 +144,17 @@ def encode_payload(event: Event, *, strip_body: bool) -> str:
     """
     kind = event.kind
     if kind not in CALL_BODIES:  # the common case: every non-default field, read straight off the event
-        out: dict[str, Any] = {}
-        for name, default in _PAYLOAD_FIELDS[kind]:
-            value = getattr(event, name)
-            if default is _NO_DEFAULT or type(value) is not type(default) or value != default:
-                out[name] = value
         try:
-            return dumps(out)
+            return _PAYLOAD_ENCODERS[kind](event)
         except TypeError:
             return dumps(_payload_fields(event, strip_body, event.to_record()))
     try:
+        if strip_body:
+            if kind == "llm_finished":  # content once: omitted when the recorded response holds the same text
+                content, response = event.content, event.response  # type: ignore[attr-defined]
+                same = bool(content) and isinstance(response, dict) and response.get("content") == content
+                return _STRIPPED_ENCODERS["llm_finished:no-content" if same else kind](event)
+            return _STRIPPED_ENCODERS[kind](event)
         return dumps(_payload_fields(event, strip_body, {n: getattr(event, n) for n in _FIELD_NAMES[kind]}))
     except TypeError:
         return dumps(_payload_fields(event, strip_body, event.to_record()))

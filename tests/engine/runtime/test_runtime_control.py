@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from engine.events import BudgetExceeded, HumanDecisionRequested, LLMCallFinished, LLMCallStarted
+from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow, execute
 from tests.engine.runtime.fakes import FakeGateway, build
 
@@ -97,3 +98,41 @@ async def test_human_gate_waits_for_a_decision() -> None:
     # A rejected artifact reaches no Output: the run has no result, so it did not succeed.
     assert result.status == "failed" and result.outputs == {}
     assert "no result: Output" in result.reason
+
+
+@pytest.mark.asyncio
+async def test_a_chain_of_instant_nodes_lets_the_event_loop_run() -> None:
+    """A chain runs in one task (no task per node) but still yields, so a GUI on the same loop stays live."""
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    seen: list[int] = []  # the ticker's count at each model call
+
+    def reply(request: LLMRequest) -> str:
+        seen.append(ticks)
+        return "ok"
+
+    beat = asyncio.ensure_future(ticker())
+    run = Run(compile_workflow(chain(300)), gateway=FakeGateway(reply))  # type: ignore[arg-type]
+    result = await run.wait()
+    beat.cancel()
+    assert result.status == "succeeded" and len(seen) == 300
+    assert seen[-1] - seen[0] >= 300 // 64 - 1  # the loop ran other work at least once per 64 nodes in a row
+
+
+@pytest.mark.asyncio
+async def test_every_node_starts_queued_without_an_event_per_node() -> None:
+    gateway = FakeGateway(latency_s=10)
+    run = Run(compile_workflow(chain(3)), gateway=gateway)  # type: ignore[arg-type]
+    run.start()
+    await asyncio.sleep(0.05)
+    assert [run.state(n) for n in ("x0", "x1", "x2", "out")] == ["running", "queued", "queued", "queued"]
+    assert not any(getattr(e, "state", None) == "queued" for e in run.hub.history)
+    run.cancel()
+    result = await asyncio.wait_for(run.wait(), 5)
+    assert result.status == "cancelled" and run.state("x2") == "cancelled"
