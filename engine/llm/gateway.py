@@ -23,7 +23,8 @@ from engine.llm.errors import to_llm_error
 from engine.llm.keys import KeyResolver
 from engine.llm.litellm_setup import load_litellm
 from engine.llm.local import ensure_local_model
-from engine.llm.prices import PriceTable
+from engine.llm.prices import ModelPrice, PriceTable
+from engine.llm.pricing import call_price
 from engine.llm.retry import Backoff, with_retries
 from engine.llm.sim.config import SimConfig, priced_model
 from engine.llm.types import (
@@ -49,6 +50,10 @@ class Gateway:
         self.keys = keys if keys is not None else KeyResolver()
         self.sim = sim or SimConfig()
         self.backoff = backoff or Backoff()
+
+    def price_of(self, request: LLMRequest) -> ModelPrice | None:
+        """The per-token price `request` will be charged at (None: free or unknown), before the call."""
+        return call_price(request, self.sim, self.prices)
 
     def _provider(self, litellm: Any, request: LLMRequest) -> str:
         prefix = request.model.split("/", 1)[0] if "/" in request.model else ""

@@ -3,10 +3,12 @@
 Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
 Node limits come from the node's `max_tokens_budget` / `max_cost_usd` params (0 = none).
-Token limits are also enforced while calls stream: `stream` counts a call's tokens in flight (its
-prompt, then each streamed delta) on top of what finished calls used, across concurrent calls, and
-raises `BudgetHit` the moment a run or node token limit is crossed; `settle` removes a call's
-in-flight count when it ends (its real usage then goes through `after_call` or `commit`).
+Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
+flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
+cost, on top of what finished calls used, across concurrent calls, and raises `BudgetHit` the moment
+a run or node limit is crossed; `settle` removes a call's in-flight count when it ends (its real
+usage then goes through `after_call` or `commit`). A model without a known price is held to its
+cost limit after each call only.
 A run's budget is exceeded once: the first hit raises `BudgetHit` (which ends the run); a limit
 crossed again by another node meanwhile raises `asyncio.CancelledError` there, since that node is
 being stopped with the run anyway (so concurrent hits never race to be the run's reason).
@@ -53,6 +55,8 @@ class BudgetTracker:
         self.exceeded: BudgetHit | None = None
         self.live_tokens = 0  # tokens of calls still streaming
         self.live_nodes: defaultdict[str, int] = defaultdict(int)
+        self.live_cost = 0.0  # estimated cost of calls still streaming (their model's per-token price)
+        self.live_cost_nodes: defaultdict[str, float] = defaultdict(float)
 
     def _hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
         if self.exceeded is not None:
@@ -64,8 +68,13 @@ class BudgetTracker:
         """Whether a call of a node with this limit needs live token counting."""
         return bool(self.limits.max_tokens or node_max_tokens)
 
-    def stream(self, node_id: str, tokens: int, node_max_tokens: int) -> None:
-        """Count `tokens` of a call in flight; BudgetHit as soon as a token limit is crossed."""
+    def watches_cost(self, node_max_cost: float) -> bool:
+        """Whether a call of a node with this limit needs its cost counted while it streams."""
+        return bool(self.limits.max_cost_usd or node_max_cost)
+
+    def stream(self, node_id: str, tokens: int, node_max_tokens: int, cost: float = 0.0,
+               node_max_cost: float = 0.0) -> None:
+        """Count `tokens` (costing `cost`) of a call in flight; BudgetHit as soon as a limit is crossed."""
         self.live_tokens += tokens
         self.live_nodes[node_id] += tokens
         run_now = self.total.tokens + self.live_tokens
@@ -74,11 +83,23 @@ class BudgetTracker:
         node_now = self.nodes[node_id].tokens + self.live_nodes[node_id]
         if node_max_tokens and node_now > node_max_tokens:
             self._hit("tokens", node_max_tokens, node_now, node_id, "node")
+        if not cost:
+            return
+        self.live_cost += cost
+        self.live_cost_nodes[node_id] += cost
+        run_cost = self.total.cost_usd + self.live_cost
+        if self.limits.max_cost_usd and run_cost > self.limits.max_cost_usd:
+            self._hit("cost_usd", self.limits.max_cost_usd, round(run_cost, 6), node_id, "run")
+        node_cost = self.nodes[node_id].cost_usd + self.live_cost_nodes[node_id]
+        if node_max_cost and node_cost > node_max_cost:
+            self._hit("cost_usd", node_max_cost, round(node_cost, 6), node_id, "node")
 
-    def settle(self, node_id: str, tokens: int) -> None:
-        """The call that streamed `tokens` ended: they are no longer in flight."""
+    def settle(self, node_id: str, tokens: int, cost: float = 0.0) -> None:
+        """The call that streamed `tokens` (costing `cost`) ended: they are no longer in flight."""
         self.live_tokens -= tokens
         self.live_nodes[node_id] -= tokens
+        self.live_cost -= cost
+        self.live_cost_nodes[node_id] -= cost
 
     def commit(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float) -> None:
         """Add a call's usage without checking limits (a call cut off by a budget, or cancelled)."""

@@ -5,8 +5,10 @@ and the closing `LLMCallFinished` carries `LLMResponse.to_record()` (what replay
 the error; a cancelled call still closes its span. Calls hold one of the run's `concurrency` slots.
 The gateway retries the request itself (`request.retries`); on a retryable `LLMError` that survives
 it, the runtime retries the node's call once more after a backoff. With a run or node token budget,
-the call's tokens are counted while it streams (`_TokenMeter`): crossing the limit cancels the call,
-closes its span with the tokens used so far (which count in the run's usage) and raises `BudgetHit`.
+the call's tokens are counted while it streams (`_TokenMeter`), and with a cost budget their cost at
+the gateway's `price_of(request)` (when the gateway has one and knows the price): crossing a limit
+cancels the call, closes its span with the tokens and cost used so far (which count in the run's
+usage) and raises `BudgetHit`.
 A node's `sim` param goes to the provider as metadata `sim`, except its `output` key ("sql" /
 "python"), sent as metadata `output`.
 """
@@ -21,6 +23,7 @@ from typing import Any
 
 from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted, LLMTokenDelta
 from engine.graph.specs import DEFAULT_MODEL
+from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
@@ -59,30 +62,38 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
 
 class _TokenMeter:
     """One call's tokens in flight (prompt, then streamed deltas), counted against the token budgets
-    while it streams; crossing a limit records the `BudgetHit` and cancels the call."""
+    — and, at the model's per-token `price`, against the cost budgets — while it streams; crossing a
+    limit records the `BudgetHit` and cancels the call."""
 
-    def __init__(self, budget: BudgetTracker, node_key: str, model: str, node_max_tokens: int) -> None:
-        self.budget, self.node_key, self.model, self.node_max = budget, node_key, model, node_max_tokens
-        self.on = budget.watches_tokens(node_max_tokens)
+    def __init__(self, budget: BudgetTracker, node_key: str, model: str, node_max_tokens: int,
+                 node_max_cost: float, price: ModelPrice | None) -> None:
+        self.budget, self.node_key, self.model = budget, node_key, model
+        self.node_max, self.node_max_cost = node_max_tokens, node_max_cost
+        self.price = price if price is not None and budget.watches_cost(node_max_cost) else None
+        self.on = budget.watches_tokens(node_max_tokens) or self.price is not None
         self.prompt = self.streamed = 0
         self.hit: BudgetHit | None = None
         self.stopped = False
         self.call: asyncio.Future[LLMResponse] | None = None
 
+    def cost(self) -> float:
+        """What the tokens counted so far cost at the model's price (0.0 without one)."""
+        return self.price.cost(self.prompt, self.streamed) if self.price is not None else 0.0
+
     def start(self, messages: list[dict[str, Any]]) -> None:
         if self.on:
             self.prompt = count_messages(messages, self.model)
-            self._add(self.prompt)
+            self._add(self.prompt, self.prompt * self.price.input_per_token if self.price else 0.0)
 
     def add_text(self, text: str) -> None:
         if self.on and self.hit is None and not self.stopped:
             tokens = count_text(text, self.model)
             self.streamed += tokens
-            self._add(tokens)
+            self._add(tokens, tokens * self.price.output_per_token if self.price else 0.0)
 
-    def _add(self, tokens: int) -> None:
+    def _add(self, tokens: int, cost: float) -> None:
         try:
-            self.budget.stream(self.node_key, tokens, self.node_max)
+            self.budget.stream(self.node_key, tokens, self.node_max, cost, self.node_max_cost)
         except BudgetHit as hit:
             self.hit = hit
             if self.call is not None:
@@ -94,16 +105,19 @@ class _TokenMeter:
 
     def settle(self) -> None:
         if self.on:
-            self.budget.settle(self.node_key, self.prompt + self.streamed)
+            self.budget.settle(self.node_key, self.prompt + self.streamed, self.cost())
 
 
 async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: str,
                    request: LLMRequest) -> LLMResponse:
     hub, budget = state.hub, state.budget
     node_max_tokens = int(node.param("max_tokens_budget") or 0)
+    node_max_cost = float(node.param("max_cost_usd") or 0.0)
     async with state.slots:
         budget.before_call(node_key, hub.elapsed())
-        meter = _TokenMeter(budget, node_key, request.model, node_max_tokens)
+        price_of = getattr(state.gateway, "price_of", None) if budget.watches_cost(node_max_cost) else None
+        meter = _TokenMeter(budget, node_key, request.model, node_max_tokens, node_max_cost,
+                            price_of(request) if price_of is not None else None)
         meter.start(request.messages)
         if meter.hit is not None or meter.stopped:
             meter.settle()
@@ -140,9 +154,9 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
             cut = meter.hit is not None and not (task is not None and task.cancelling())
             hub.emit(LLMCallFinished, span_id=span, parent_id=parent_span, node_id=node_key,
                      model=request.model, tokens_in=meter.prompt, tokens_out=meter.streamed,
-                     latency_s=time.monotonic() - started, error=str(meter.hit) if cut else "cancelled",
-                     error_type="BudgetHit" if cut else "CancelledError")
-            budget.commit(node_key, meter.prompt, meter.streamed, 0.0)
+                     cost_usd=meter.cost(), latency_s=time.monotonic() - started,
+                     error=str(meter.hit) if cut else "cancelled", error_type="BudgetHit" if cut else "CancelledError")
+            budget.commit(node_key, meter.prompt, meter.streamed, meter.cost())
             _announce(state, parent_span)
             if cut and meter.hit is not None:
                 raise meter.hit from None
@@ -160,7 +174,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
                  response=response.to_record())
     try:
         budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd,
-                          node_max_tokens, float(node.param("max_cost_usd") or 0.0))
+                          node_max_tokens, node_max_cost)
     finally:
         _announce(state, parent_span)
     return response

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from engine.llm.prices import PriceTable, bundled_price
+from engine.llm.prices import ModelPrice, PriceTable, bundled_price
 from engine.llm.retry import Backoff, with_retries
 from engine.llm.sim.config import SimConfig
 from engine.llm.sim.responder import simulate
@@ -51,6 +51,12 @@ class SimGateway:
         self.sim = sim or SimConfig()
         self.prices = prices or PriceTable()
         self.backoff = backoff or Backoff()
+
+    def price_of(self, request: LLMRequest) -> ModelPrice | None:
+        """The per-token price `request` will be charged at (None: free or unknown), before the call."""
+        from engine.llm.pricing import call_price
+
+        return call_price(request, self.sim, self.prices)
 
     async def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> LLMResponse:
         if not request.model.startswith("sim/"):

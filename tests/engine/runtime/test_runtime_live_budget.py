@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.events import BudgetExceeded, LLMCallFinished, LLMTokenDelta
+from engine.events import BudgetExceeded, LLMCallFinished, LLMCallStarted, LLMTokenDelta
 from engine.llm.sim import SimGateway
+from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow
 from tests.engine.runtime.fakes import build
 
@@ -81,3 +82,60 @@ async def test_concurrent_streams_count_together_against_the_run_budget() -> Non
     assert result.tokens_in + result.tokens_out == sum(e.tokens_in + e.tokens_out for e in closed)
     hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
     assert limit < hit.actual <= limit + 5
+
+
+PRICED = {**SLOW, "price_as": "gpt-4o-mini"}  # a simulated model charged at a real model's price
+
+
+def priced_executor(node_max_cost: float = 0.0, **budget: float):  # type: ignore[no-untyped-def]
+    return build([("in", "input", {"default": "write a long report on tea"}),
+                  ("x", "executor", {"model": "sim/default", "sim": PRICED, "max_cost_usd": node_max_cost}),
+                  ("out", "output", {})], ["in.value->x.task", "x.result->out.value"], **budget)
+
+
+@pytest.mark.asyncio
+async def test_run_cost_budget_cuts_a_streaming_call_at_the_models_price() -> None:
+    gateway = SimGateway()
+    run = Run(compile_workflow(priced_executor()), gateway=gateway)
+    assert (await run.wait()).status == "succeeded"
+    full = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
+    price = gateway.price_of(gateway_requests(run)[0])
+    assert price is not None and full.cost_usd == pytest.approx(price.cost(full.tokens_in, full.tokens_out))
+    limit = price.cost(full.tokens_in, 10)  # the prompt and ten streamed tokens fit, the whole reply does not
+    run = Run(compile_workflow(priced_executor(max_cost_usd=limit)), gateway=SimGateway())
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and result.reason.startswith("run cost_usd budget exceeded at node x")
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert hit.budget == "cost_usd" and limit < hit.actual < full.cost_usd
+    cut = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
+    assert cut.error_type == "BudgetHit" and 10 <= cut.tokens_out < full.tokens_out
+    assert cut.cost_usd == pytest.approx(price.cost(cut.tokens_in, cut.tokens_out))
+    assert result.cost_usd == pytest.approx(cut.cost_usd)  # what the cut call cost counts in the run's usage
+    assert result.duration_s < full.latency_s
+
+
+@pytest.mark.asyncio
+async def test_node_cost_budget_cuts_a_streaming_call() -> None:
+    gateway = SimGateway()
+    run = Run(compile_workflow(priced_executor()), gateway=gateway)
+    assert (await run.wait()).status == "succeeded"
+    full = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
+    price = gateway.price_of(gateway_requests(run)[0])
+    assert price is not None
+    run = Run(compile_workflow(priced_executor(node_max_cost=price.cost(full.tokens_in, 5))), gateway=SimGateway())
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and result.reason.startswith("node cost_usd budget exceeded at node x")
+    cut = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
+    assert cut.error_type == "BudgetHit" and cut.cost_usd > 0 and result.cost_usd == pytest.approx(cut.cost_usd)
+
+
+@pytest.mark.asyncio
+async def test_a_free_model_is_not_cut_by_a_cost_budget() -> None:
+    run = Run(compile_workflow(one_executor(max_cost_usd=1e-9)), gateway=SimGateway())  # sim/default is free
+    assert (await run.wait()).status == "succeeded"
+
+
+def gateway_requests(run: Run) -> list[LLMRequest]:
+    """The requests of a finished run, rebuilt from its recorded `LLMCallStarted` events."""
+    return [LLMRequest(model=e.request["model"], messages=e.request["messages"], metadata=e.request["metadata"])
+            for e in run.hub.history if isinstance(e, LLMCallStarted)]
