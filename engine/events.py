@@ -176,8 +176,10 @@ class VerdictIssued(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BudgetUpdated(Event):
-    """The run's usage so far, after each model call. The limits it counts against are the run's
-    `RunStarted.settings["budget"]`; `limits` stays empty unless a producer has other limits to say."""
+    """The run's usage so far, after each model call of a run that has a limit (or of a node that
+    has one). The limits it counts against are the run's `RunStarted.settings["budget"]` (and the
+    node's params); `limits` stays empty unless a producer has other limits to say. A run without
+    limits announces no budget: its usage is in each `LLMCallFinished` and its totals in `RunFinished`."""
 
     kind: ClassVar[str] = "budget"
     tokens: int

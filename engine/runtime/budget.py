@@ -64,6 +64,12 @@ class BudgetTracker:
         self.exceeded = BudgetHit(budget, limit, actual, node_id, scope)
         raise self.exceeded
 
+    @property
+    def limited(self) -> bool:
+        """Whether the run has any limit (tokens, cost, deadline, turns)."""
+        lim = self.limits
+        return bool(lim.max_tokens or lim.max_cost_usd or lim.deadline_s or lim.max_turns)
+
     def watches_tokens(self, node_max_tokens: int) -> bool:
         """Whether a call of a node with this limit needs live token counting."""
         return bool(self.limits.max_tokens or node_max_tokens)

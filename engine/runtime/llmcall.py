@@ -157,7 +157,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
                      cost_usd=meter.cost(), latency_s=time.monotonic() - started,
                      error=str(meter.hit) if cut else "cancelled", error_type="BudgetHit" if cut else "CancelledError")
             budget.commit(node_key, meter.prompt, meter.streamed, meter.cost())
-            _announce(state, parent_span)
+            _announce(state, parent_span, node_max_tokens or node_max_cost)
             if cut and meter.hit is not None:
                 raise meter.hit from None
             raise
@@ -176,11 +176,15 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
         budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd,
                           node_max_tokens, node_max_cost)
     finally:
-        _announce(state, parent_span)
+        _announce(state, parent_span, node_max_tokens or node_max_cost)
     return response
 
 
-def _announce(state: RunState, parent_span: str) -> None:
+def _announce(state: RunState, parent_span: str, node_limited: float) -> None:
+    """The run's usage after a call, for runs (or nodes) with a limit to hold it against. Without any,
+    the usage is in each `LLMCallFinished` and the run's totals in `RunFinished`."""
+    if not (state.budget.limited or node_limited):
+        return
     total = state.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
     state.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
                    elapsed_s=state.hub.elapsed())

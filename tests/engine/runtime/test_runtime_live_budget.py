@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.events import BudgetExceeded, LLMCallFinished, LLMCallStarted, LLMTokenDelta
+from engine.events import (
+    BudgetExceeded,
+    BudgetUpdated,
+    LLMCallFinished,
+    LLMCallStarted,
+    LLMTokenDelta,
+    RunFinished,
+)
 from engine.llm.sim import SimGateway
 from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow
@@ -139,3 +146,19 @@ def gateway_requests(run: Run) -> list[LLMRequest]:
     """The requests of a finished run, rebuilt from its recorded `LLMCallStarted` events."""
     return [LLMRequest(model=e.request["model"], messages=e.request["messages"], metadata=e.request["metadata"])
             for e in run.hub.history if isinstance(e, LLMCallStarted)]
+
+
+@pytest.mark.asyncio
+async def test_budget_events_follow_each_call_of_a_limited_run_only() -> None:
+    free = Run(compile_workflow(one_executor()), gateway=SimGateway())
+    assert (await free.wait()).status == "succeeded"
+    assert not [e for e in free.hub.history if isinstance(e, BudgetUpdated)]  # usage is in the calls and the end
+    calls = [e for e in free.hub.history if isinstance(e, LLMCallFinished)]
+    finished = free.hub.history[-1]
+    assert isinstance(finished, RunFinished) and finished.tokens_out == sum(c.tokens_out for c in calls)
+    for limited in (one_executor(max_tokens=100_000), one_executor(node_budget=100_000)):
+        run = Run(compile_workflow(limited), gateway=SimGateway())
+        assert (await run.wait()).status == "succeeded"
+        (update,) = [e for e in run.hub.history if isinstance(e, BudgetUpdated)]
+        (call,) = [e for e in run.hub.history if isinstance(e, LLMCallFinished)]
+        assert update.seq > call.seq and update.tokens == call.tokens_in + call.tokens_out
