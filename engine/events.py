@@ -14,8 +14,10 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Literal
+
+from engine.fast_init import install_fast_init
 
 NodeState = Literal["queued", "running", "waiting", "done", "failed", "skipped", "cancelled"]
 RunStatus = Literal["running", "succeeded", "failed", "cancelled", "budget_exceeded", "interrupted"]
@@ -242,42 +244,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-_NO_VALUE: Any = object()
-
-
-def _install_fast_init(cls: type[Event]) -> None:
-    """Give `cls` an `__init__` that writes its slots through their descriptors.
-
-    Same signature, defaults and result as the dataclass-generated one (immutability is untouched:
-    `__setattr__` still raises), but without the `object.__setattr__` lookup per field that frozen
-    dataclasses pay — events are made for every step of every run.
-    """
-    env: dict[str, Any] = {"_NO_VALUE": _NO_VALUE}
-    params: list[str] = []
-    body: list[str] = []
-    for f in fields(cls):
-        setter = getattr(cls, f.name).__set__  # the slot's member descriptor
-        env[f"_set_{f.name}"] = setter
-        if f.default is not MISSING:
-            env[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        elif f.default_factory is not MISSING:
-            env[f"_factory_{f.name}"] = f.default_factory
-            params.append(f"{f.name}=_NO_VALUE")
-            body.append(f"    if {f.name} is _NO_VALUE: {f.name} = _factory_{f.name}()")
-        else:
-            params.append(f.name)
-        body.append(f"    _set_{f.name}(self, {f.name})")
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__(self, *, {', '.join(params)}) -> None:\n" + "\n".join(body), env, namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    setattr(cls, "__init__", init)  # noqa: B010 - replaces the generated __init__
-
-
-for _cls in EVENT_TYPES.values():
-    _install_fast_init(_cls)
+for _cls in EVENT_TYPES.values():  # events are made for every step of every run
+    install_fast_init(_cls)
 
 
 def event_from_record(record: dict[str, Any]) -> Event:

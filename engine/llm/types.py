@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine.fast_init import install_fast_init
+
 DeltaCallback = Callable[[str], None]
 
 
@@ -56,6 +58,10 @@ class LLMResponse:
             "latency_s": self.latency_s, "finish_reason": self.finish_reason,
             "tool_calls": self.tool_calls, "priced": self.priced,
         }
+
+
+install_fast_init(LLMRequest)  # one request and one response per model call
+install_fast_init(LLMResponse)
 
 
 class LLMError(Exception):

@@ -43,10 +43,13 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     model = model or model_for(state, node)
     retries = int(node.param("retries") or 0)
     attempts = 2 if retries > 0 else 1
-    sim = dict(node.param("sim") or {})
-    output = sim.pop("output", None)  # "sql" / "python": ask the simulated provider for code-shaped answers
-    meta = {"role": node.role, "node_id": node_key, "seed": state.seed, "sim": sim,
-            **({"output": output} if output else {}), **metadata}
+    meta = {"role": node.role, "node_id": node_key, "seed": state.seed, "sim": {}}
+    if node.param("sim"):
+        sim = meta["sim"] = dict(node.param("sim"))
+        output = sim.pop("output", None)  # "sql" / "python": ask the simulated provider for code-shaped answers
+        if output:
+            meta["output"] = output
+    meta.update(metadata)
     request = LLMRequest(model=model, messages=messages, temperature=float(node.param("temperature") or 0.0),
                          timeout_s=float(node.param("timeout_s") or 60.0), retries=retries, seed=state.seed,
                          tools=tools, metadata=meta)
