@@ -147,11 +147,14 @@ def workflow_hash(wf: Workflow) -> str:
     Canvas data (every ``ui`` part), the workflow's id, name and description and the order of nodes
     and edges do not count: the same graph moved on the canvas has the same hash.
     """
-    data: dict[str, Any] = workflow_to_dict(wf)
-    for node in data["nodes"]:
-        del node["ui"]
+    return document_hash(workflow_to_dict(wf))
+
+
+def document_hash(data: dict[str, Any]) -> str:
+    """`workflow_hash` of the workflow whose file-format dict is `data` (left unchanged)."""
+    nodes = [{k: v for k, v in node.items() if k != "ui"} for node in data["nodes"]]
     canonical = {"settings": data["settings"],
-                 "nodes": sorted(data["nodes"], key=lambda n: str(n["id"])),
+                 "nodes": sorted(nodes, key=lambda n: str(n["id"])),
                  "edges": sorted(data["edges"], key=lambda e: str(e["id"]))}
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

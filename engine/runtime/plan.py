@@ -15,14 +15,14 @@ approves it) artifact, never the first draft. An edge is left alone when its tar
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from engine.graph.format import workflow_hash, workflow_to_dict
+from engine.graph.format import document_hash, workflow_to_dict
 from engine.graph.model import Workflow
 from engine.graph.problems import Problem, error
 from engine.graph.roles import role_spec
@@ -100,11 +100,15 @@ def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, _seen: tuple
         raise CompileError(problems)
     subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen) for nid, n in wf.nodes.items()
                 if n.role == "subgraph"}
-    nodes, order = _freeze_graph(wf)
+    document = workflow_to_dict(wf)  # a fresh copy of plain JSON values: later edits never reach the run
+    # the nodes' own copy of their params (one JSON round trip, not a deepcopy per node)
+    params = {n["id"]: n["params"] for n in json.loads(json.dumps([
+        {"id": n["id"], "params": n["params"]} for n in document["nodes"]]))}
+    nodes, order = _freeze_graph(wf, params)
     b = wf.settings.budget
     return RunPlan(
-        workflow_id=wf.id or wf.name, workflow_name=wf.name, workflow_hash=workflow_hash(wf),
-        document=copy.deepcopy(workflow_to_dict(wf)),
+        workflow_id=wf.id or wf.name, workflow_name=wf.name, workflow_hash=document_hash(document),
+        document=document,
         budget=BudgetLimits(int(b.max_tokens), float(b.max_cost_usd), float(b.deadline_s), int(b.max_turns)),
         concurrency=max(1, int(wf.settings.concurrency)), seed=int(wf.settings.seed),
         nodes=MappingProxyType(nodes), order=order, subplans=MappingProxyType(subplans))
@@ -132,18 +136,22 @@ def family_problems(wf: Workflow, overrides: Mapping[str, str]) -> list[Problem]
     return found
 
 
-def _freeze_graph(wf: Workflow) -> tuple[dict[str, PlanNode], tuple[str, ...]]:
+def _freeze_graph(wf: Workflow, own_params: Mapping[str, dict[str, Any]]) -> tuple[dict[str, PlanNode], tuple[str, ...]]:
     back = _back_edges(wf)
     edges = _through_judges(wf, [PlanEdge(e.id, e.source, e.source_port, e.target, e.target_port,
                                           "back" if e.id in back else "forward") for e in wf.edges.values()])
+    into: dict[str, list[PlanEdge]] = {nid: [] for nid in wf.nodes}
+    out_of: dict[str, list[PlanEdge]] = {nid: [] for nid in wf.nodes}
+    for edge in edges:  # one pass (not a scan of every edge per node: plans of thousands of nodes)
+        into[edge.target].append(edge)
+        out_of[edge.source].append(edge)
     nodes: dict[str, PlanNode] = {}
     for node in wf.nodes.values():
         spec = role_spec(node.role)
         params = spec.defaults() if spec else {}
-        params.update(copy.deepcopy(node.params))
-        nodes[node.id] = PlanNode(
-            node.id, node.role, node.title, MappingProxyType(params),
-            tuple(e for e in edges if e.target == node.id), tuple(e for e in edges if e.source == node.id))
+        params.update(own_params[node.id])
+        nodes[node.id] = PlanNode(node.id, node.role, node.title, MappingProxyType(params),
+                                  tuple(into[node.id]), tuple(out_of[node.id]))
     return nodes, _topological(nodes)
 
 
