@@ -7,6 +7,7 @@
 - Parallel efficiency: 64 executors fanned out at 100 ms simulated latency, concurrency 64
   (ideal wall time / measured wall time).
 - Peak memory of a 10,000-node chain run with recording on (tracemalloc peak, and ru_maxrss).
+- Compile time (validate + freeze into a RunPlan) of 5,000-node chain and fan workflows.
 
 The overhead lines also carry `cpu_us_per_node`: CPU seconds of the whole process (engine and trace
 writer thread) per node, which other load on a shared machine disturbs far less than wall time.
@@ -182,7 +183,20 @@ async def _memory(tmp: Path) -> None:
           max_rss_mib=round(rss / 1024, 1), rss_growth_mib=round((rss - base) / 1024, 1), wall_s=round(wall, 2))
 
 
+def _compile() -> None:
+    for shape in ("chain", "fan"):
+        wf = _workflow(5000, shape)
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            compile_workflow(wf)
+            times.append(time.perf_counter() - started)
+        _emit(f"engine_compile_{shape}_5000", statistics.median(times) * 1e3, "ms",
+              measure="validate + freeze a 5,000-node workflow into a RunPlan")
+
+
 async def _main() -> None:
+    _compile()
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         await _overhead("chain", tmp)
