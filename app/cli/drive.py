@@ -99,6 +99,13 @@ def _settle_from_result(board: RunBoard, result: RunResult) -> None:
         board.status, board.reason, board.outputs = result.status, result.reason, dict(result.outputs)
     board.run_id = board.run_id or result.run_id
     board.duration_s = board.duration_s or result.duration_s
+    lost = result.recording_errors
+    board.problems += [f"not recorded: {error}" for error in lost[:_SHOWN_RECORDING_ERRORS]]
+    if len(lost) > _SHOWN_RECORDING_ERRORS:
+        board.problems.append(f"not recorded: {len(lost) - _SHOWN_RECORDING_ERRORS} more problems like these")
+
+
+_SHOWN_RECORDING_ERRORS = 3
 
 
 class _InterruptHandler:

@@ -51,9 +51,10 @@ def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = N
               soft_wrap=True)
     if board.reason:
         out.print(f"reason: {board.reason}", markup=False, soft_wrap=True)
-    if not brief:
-        for problem in board.problems:
+    for problem in board.problems:  # a trace that is not complete is said even in brief
+        if not brief or problem.startswith("not recorded"):
             out.print(f"problem: {problem}", markup=False, soft_wrap=True)
+    if not brief:
         out.print(node_table(board))
         if board.verdicts:
             out.print(verdict_table(board))

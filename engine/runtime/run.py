@@ -3,7 +3,8 @@
 Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `RunStarted`, the last
 `RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason;
 when a store is given, the workflow version is saved and every event is appended to its writer (a
-sink like any other subscriber), which is closed when the run ends.
+sink like any other subscriber), which is closed — everything committed — before `wait()` returns;
+what could not be recorded is listed in `RunResult.recording_errors`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class RunResult:
     cost_usd: float
     duration_s: float
     verdicts: list[VerdictIssued] = field(default_factory=list)
+    # What of the run could not be recorded (events the store refused, a failing event sink): empty
+    # when the trace is complete. The run's own status does not depend on it.
+    recording_errors: list[str] = field(default_factory=list)
 
 
 class Run:
@@ -136,13 +140,23 @@ class Run:
         hub.close()
         if writer is not None:
             await asyncio.get_running_loop().run_in_executor(None, writer.close)
+            result.recording_errors.extend(getattr(writer, "errors", ()))
+        result.recording_errors.extend(f"a run event consumer failed: {e}" for e in hub.sink_errors)
         return result
 
     def _open_store(self) -> Any:
         if self._store is None:
             return None
-        self._store.save_workflow(dict(self.plan.document), workflow_hash=self.plan.workflow_hash)
         writer = self._store.writer()
+        store, doc, version = self._store, dict(self.plan.document), self.plan.workflow_hash
+        call_in_order = getattr(writer, "call_in_order", None)
+        if call_in_order is not None:
+            # The trace writer's thread stores the workflow version ahead of the run's first event, off
+            # the run's start-up path; a failure shows in the run's `recording_errors`, like a lost event.
+            call_in_order(lambda: store.save_workflow(doc, workflow_hash=version),
+                          f"workflow version {version[:12]} not stored")
+        else:
+            store.save_workflow(doc, workflow_hash=version)
         append_many = getattr(writer, "append_many", None)
         if append_many is not None:  # one hand-off per batch (TraceWriter)
             self.hub.add_batch_sink(append_many)

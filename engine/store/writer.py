@@ -9,7 +9,9 @@ Invariants:
   and such a list is already a batch: it is written as soon as the queue holds nothing more;
 - `flush()` returns once every event appended before the call is committed (or the writer died);
 - `close()` flushes and stops the thread; it is idempotent and also runs at interpreter exit;
-- write errors never lose what is already stored (see `engine.store.batch`).
+- write errors never lose what is already stored (see `engine.store.batch`);
+- `call_in_order(job)` runs a job (e.g. saving the run's workflow version) on this thread in queue
+  order: after the events appended before it, before those appended after it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 
 from sqlalchemy import Engine
@@ -47,7 +49,7 @@ class TraceWriter:
         self._flush_interval = flush_interval_s
         self._batch_size = batch_size
         self._batch = BatchWriter(engine)
-        self._queue: queue.SimpleQueue[_Chunk | threading.Event | object] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Chunk | threading.Event | _Call | object] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._errors: list[str] = []
         self._stored = 0
@@ -87,6 +89,14 @@ class TraceWriter:
         except Exception as exc:  # never raise into the run
             self._report([f"append failed: {type(exc).__name__}: {exc}"])
 
+    def call_in_order(self, job: Callable[[], object], what: str) -> None:
+        """Run `job` on the writer thread after every event appended before it (and before any
+        appended after it). Its failure is recorded in `errors` as "`what`: <the error>"."""
+        if self._closed or not self._thread.is_alive():
+            self._report([f"{what}: the trace writer is closed"])
+            return
+        self._queue.put(_Call(job, what))
+
     def flush(self, timeout: float | None = 30.0) -> bool:
         """Wait until everything appended so far is committed; False on timeout or dead writer."""
         if not self._thread.is_alive():
@@ -124,10 +134,14 @@ class TraceWriter:
             waiters: list[threading.Event] = []
             first = self._queue.get()
             deadline = time.monotonic() + self._flush_interval
-            entry: _Chunk | threading.Event | object = first
+            entry: _Chunk | threading.Event | _Call | object = first
+            call: _Call | None = None
             while True:
                 if entry is _STOP:
                     stopping = True
+                elif isinstance(entry, _Call):
+                    call = entry  # the events before it are written first, then it runs
+                    break
                 elif isinstance(entry, threading.Event):
                     waiters.append(entry)
                 elif isinstance(entry, tuple):
@@ -144,6 +158,8 @@ class TraceWriter:
             if stopping:  # appends that raced with close() still land
                 items.extend(self._leftovers(waiters))
             self._write(items)
+            if call is not None:
+                call.run(self._report)
             for waiter in waiters:
                 waiter.set()
 
@@ -158,6 +174,10 @@ class TraceWriter:
                 _extend(items, entry)
             elif isinstance(entry, threading.Event):
                 waiters.append(entry)
+            elif isinstance(entry, _Call):  # in order: the events before it are written first
+                self._write(items)
+                items = []
+                entry.run(self._report)
 
     def _write(self, items: list[Item]) -> None:
         if not items:
@@ -167,6 +187,17 @@ class TraceWriter:
         except Exception as exc:  # defensive: BatchWriter.write does not raise
             stored, errors = 0, [f"batch of {len(items)} events not stored: {type(exc).__name__}: {exc}"]
         self._report(errors, stored)
+
+
+class _Call:
+    def __init__(self, job: Callable[[], object], what: str) -> None:
+        self.job, self.what = job, what
+
+    def run(self, report: Callable[[list[str]], None]) -> None:
+        try:
+            self.job()
+        except Exception as exc:  # recorded like a write error, never raised into the thread
+            report([f"{self.what}: {type(exc).__name__}: {exc}"])
 
 
 def _extend(items: list[Item], chunk: _Chunk) -> None:

@@ -151,3 +151,17 @@ def test_budget_exceeded_run_exits_1_with_the_budget_named(
     out = capsys.readouterr().out
     assert "budget tokens exceeded" in out
     assert "\nbudget_exceeded — " in out and "problem: budget tokens exceeded" in out
+
+
+def test_what_could_not_be_recorded_is_said_even_when_quiet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.store import TraceStore
+
+    def broken_save(self: TraceStore, doc: dict, *, workflow_hash: str) -> str:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(TraceStore, "save_workflow", broken_save)
+    assert main(["run", str(EXAMPLE), "--db", str(tmp_path / "t.db"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("succeeded")
+    assert "problem: not recorded: workflow version " in out and "OSError: disk full" in out

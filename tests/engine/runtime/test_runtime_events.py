@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,24 @@ async def test_token_deltas_from_a_provider_thread_land_in_order_on_the_loop() -
     await run.wait()
     kinds = [e.kind for e in run.hub.history if e.kind.startswith("llm")]
     assert kinds == ["llm_started", "llm_delta", "llm_delta", "llm_delta", "llm_finished"]
+
+
+@pytest.mark.asyncio
+async def test_what_could_not_be_recorded_is_in_the_result_and_the_rest_is_stored(tmp_path: Path) -> None:
+    from engine.store import TraceStore
+
+    def broken_save(doc: dict, *, workflow_hash: str) -> str:
+        raise OSError("disk full")
+
+    with TraceStore(tmp_path / "t.db") as store:
+        store.save_workflow = broken_save  # type: ignore[method-assign]
+        run = Run(compile_workflow(triad()), gateway=FakeGateway(), store=store)
+        run.hub.add_sink(lambda event: 1 / 0 if event.seq == 2 else None)
+        result = await run.wait()
+        assert result.status == "succeeded"  # recording problems never fail the run itself
+        assert result.recording_errors[0].startswith("workflow version ") and "OSError: disk full" in result.recording_errors[0]
+        assert result.recording_errors[1] == "a run event consumer failed: ZeroDivisionError: division by zero"
+        assert len(result.recording_errors) == 2
+        assert store.event_count(result.run_id) == len(run.hub.history)  # every event still landed
+    ok = await Run(compile_workflow(triad()), gateway=FakeGateway()).wait()
+    assert ok.recording_errors == []

@@ -92,3 +92,21 @@ def test_deltas_split_across_batches_still_round_trip(store: TraceStore) -> None
     events = triad_run()
     assert write_all(store, events, batch_size=3) == []
     assert list(store.iter_events("run-0001")) == events
+
+
+def test_jobs_run_in_queue_order_and_their_failures_are_recorded(store: TraceStore) -> None:
+    events = triad_run(finish=False)
+    writer = store.writer(flush_interval_s=0.1)
+    seen: list[int] = []
+    for event in events[:5]:
+        writer.append(event)
+    writer.call_in_order(lambda: seen.append(store.event_count("run-0001")), "count")
+    writer.call_in_order(lambda: 1 / 0, "a job that fails")
+    for event in events[5:]:
+        writer.append(event)
+    writer.close()
+    assert seen == [5]  # it ran after the five events before it were committed, before the others
+    assert writer.errors == ["a job that fails: ZeroDivisionError: division by zero"]
+    assert writer.events_stored == len(events)
+    writer.call_in_order(lambda: seen.append(-1), "after close")
+    assert seen == [5] and writer.errors[-1] == "after close: the trace writer is closed"
