@@ -127,7 +127,8 @@ class NodeContext:
                  arguments=arguments)
         started = time.monotonic()
         try:
-            result = await registry.call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
+            async with self.state.slots:  # tool calls share the run's concurrency with model calls
+                result = await registry.call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,

@@ -136,3 +136,28 @@ async def test_every_node_starts_queued_without_an_event_per_node() -> None:
     run.cancel()
     result = await asyncio.wait_for(run.wait(), 5)
     assert result.status == "cancelled" and run.state("x2") == "cancelled"
+
+
+@pytest.mark.asyncio
+async def test_tool_calls_share_the_runs_concurrency_with_model_calls() -> None:
+    from engine.tools import ToolRegistry
+
+    registry = ToolRegistry()
+    active = peak = 0
+
+    @registry.tool("slow_echo")
+    async def slow_echo(text: str) -> str:
+        nonlocal active, peak
+        active += 1
+        peak = max(peak, active)
+        await asyncio.sleep(0.05)
+        active -= 1
+        return text
+
+    tools = [(f"t{i}", "tool", {"tool": "slow_echo", "read_only": True}) for i in range(4)]
+    wf = build([("in", "input", {"default": "hi"}), *tools, *((f"o{i}", "output", {"name": f"o{i}"}) for i in range(4))],
+               [*(f"in.value->t{i}.args" for i in range(4)), *(f"t{i}.result->o{i}.value" for i in range(4))],
+               concurrency=2)
+    result = await Run(compile_workflow(wf), gateway=FakeGateway(), tools=registry).wait()
+    assert result.status == "succeeded", result.reason
+    assert peak == 2 and result.outputs["o0"] == "hi"
