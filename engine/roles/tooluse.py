@@ -7,6 +7,8 @@
 - An executor's `tools` allow-list holds tool names / fnmatch patterns and `mcp:<command line>`
   entries (start that server, allow all its tools). When an entry names no tool the run has yet,
   the MCP servers declared by the graph's tool nodes are started first (lazily, once per run).
+- With `read_only_tools`, only the allowed tools that do not write are offered, and a call of a
+  writing tool is refused (the refusal goes back to the model like any tool error).
 - The tool loop: at most `max_turns` model turns with the allowed tools offered (OpenAI format);
   each tool call goes through the run's tools (allow-list, timeout) and its result — or its error,
   for the model to react to — is sent back as a `tool` message. Before the last turn the model is
@@ -80,9 +82,11 @@ async def executor_allow_list(ctx: NodeContext, entries: list[str]) -> list[str]
 
 
 async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata: Any) -> str:
-    tools = ctx.toolbox().openai_tools(allow)
+    read_only = bool(ctx.param("read_only_tools"))
+    tools = ctx.toolbox().openai_tools(allow, read_only=read_only)
     if not tools:
-        raise NodeFailed(f"none of the tools on the allow-list exists in this run: {', '.join(allow)}")
+        which = "read-only tools" if read_only else "tools"
+        raise NodeFailed(f"none of the {which} on the allow-list exists in this run: {', '.join(allow)}")
     messages: list[dict[str, Any]] = []
     if ctx.param("system_prompt"):
         messages.append({"role": "system", "content": str(ctx.param("system_prompt"))})
@@ -104,8 +108,8 @@ async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata:
             except ValueError as exc:
                 result: Any = {"error": f"the arguments are not JSON: {exc}"}
             else:
-                result = await ctx.call_tool(str(function.get("name")), arguments, allow=allow, read_only=False,
-                                             timeout_s=timeout_s, errors="return")
+                result = await ctx.call_tool(str(function.get("name")), arguments, allow=allow,
+                                             read_only=read_only, timeout_s=timeout_s, errors="return")
             messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": as_text(result)})
         if reply.content and turn == max_turns - 1:
             return reply.content

@@ -102,3 +102,33 @@ async def test_tools_example_runs_offline() -> None:
     assert result.outputs["words"]["words"] == len(result.outputs["answer"].split())
     tools = [(e.node_id, e.tool) for e in run.hub.history if isinstance(e, ToolCallStarted)]
     assert tools == [("solver", "calculator"), ("count", "word_count")]
+
+
+@pytest.mark.asyncio
+async def test_an_executor_with_read_only_tools_is_offered_and_allowed_only_those() -> None:
+    from engine.tools import ToolRegistry
+
+    registry = ToolRegistry()
+    written: list[str] = []
+
+    @registry.tool("look", read_only=True)
+    def look(path: str) -> str:
+        return f"contents of {path}"
+
+    @registry.tool("write", read_only=False)
+    def write(path: str) -> str:
+        written.append(path)
+        return "written"
+
+    wf = one_executor(["look", "write"], max_turns=4)
+    wf.set_param("x", "read_only_tools", True)  # type: ignore[attr-defined]
+    gateway = FakeGateway(calls(("look", {"path": "a.txt"}), ("write", {"path": "a.txt"}), "looked only"))
+    result = await Run(compile_workflow(wf), gateway=gateway, tools=registry).wait()
+    assert result.status == "succeeded" and result.outputs["result"] == "looked only"
+    assert [t["function"]["name"] for t in gateway.requests[0].tools or []] == ["look"]
+    tool_messages = [m["content"] for m in gateway.requests[-1].messages if m["role"] == "tool"]
+    assert tool_messages[0] == "contents of a.txt" and "write" in tool_messages[1] and written == []
+    wf.set_param("x", "read_only_tools", False)  # type: ignore[attr-defined]
+    gateway = FakeGateway(calls(("write", {"path": "b.txt"}), "wrote"))
+    assert (await Run(compile_workflow(wf), gateway=gateway, tools=registry).wait()).status == "succeeded"
+    assert written == ["b.txt"]
