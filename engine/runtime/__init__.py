@@ -31,10 +31,12 @@ Semantics:
   edge that fires re-runs its loop body, at most the emitting node's loop bound times.
 - Map: one call per item (cap `concurrency`); Reduce: concat or model; Vote: k samples, majority or
   judge-selected.
-- Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`) are
-  checked around every model call, token limits also live while calls stream (a call crossing one
-  is cut off, its tokens so far counted), and the deadline by a timer; the first hit emits
+- Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`,
+  `deadline_s`) are checked around every model call; token and cost limits also live while calls
+  stream (a call crossing one is cut off, its tokens and cost so far counted; cost at the gateway's
+  `price_of`), and deadlines (the run's, a node execution's) by a timer; the first hit emits
   `BudgetExceeded`, cancels in-flight work (spans closed) and ends the run "budget_exceeded".
+  `BudgetUpdated` follows each model call of a run (or node) that has a limit.
 - Judged artifacts: the other consumers of an author's output judged by a critic / verifier with a
   revise loop receive the judge's final (approved) artifact, not the first draft.
 - Tools: tool nodes (`server` "python" or an MCP stdio command) and executors (`tools` allow-list,

@@ -2,7 +2,8 @@
 
 Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
-Node limits come from the node's `max_tokens_budget` / `max_cost_usd` params (0 = none).
+Node limits come from the node's `max_tokens_budget` / `max_cost_usd` params (0 = none); a node's
+`deadline_s` is enforced by the scheduler around its execution and recorded here through `hit`.
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
 flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
 cost, on top of what finished calls used, across concurrent calls, and raises `BudgetHit` the moment
@@ -57,6 +58,10 @@ class BudgetTracker:
         self.live_nodes: defaultdict[str, int] = defaultdict(int)
         self.live_cost = 0.0  # estimated cost of calls still streaming (their model's per-token price)
         self.live_cost_nodes: defaultdict[str, float] = defaultdict(float)
+
+    def hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
+        """Record that `budget` is exceeded (for limits checked elsewhere, e.g. a node's deadline)."""
+        self._hit(budget, limit, actual, node_id, scope)
 
     def _hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
         if self.exceeded is not None:

@@ -15,6 +15,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -194,7 +195,7 @@ class GraphExecutor:
                             state="running", round=round)
         ctx = NodeContext(self.state, self, node, inputs, span, round, feedback)
         try:
-            outputs = await _handler(node.role)(ctx)
+            outputs = await self._within_deadline(node, ctx)
         except asyncio.CancelledError:
             self._set_state(nid, "cancelled", span=span)
             raise
@@ -216,6 +217,22 @@ class GraphExecutor:
             self.results[str(node.param("name") or nid)] = outputs.get("value")
         self._set_state(nid, "done", span=span)
         return outputs
+
+    async def _within_deadline(self, node: PlanNode, ctx: NodeContext) -> dict[str, Any]:
+        """The role's outputs; with a node `deadline_s`, a run past it is cut off (in-flight calls
+        cancelled, their spans closed) and ends the run like any budget hit."""
+        limit = float(node.param("deadline_s") or 0.0)
+        if not limit:
+            return await _handler(node.role)(ctx)
+        started = time.monotonic()
+        window = asyncio.timeout(limit)
+        try:
+            async with window:
+                return await _handler(node.role)(ctx)
+        except TimeoutError:
+            if not window.expired():
+                raise
+            self.state.budget.hit("deadline_s", limit, round(time.monotonic() - started, 3), ctx.key, "node")
 
     async def rerun_region(self, start: str, end: str, *, feedback: Mapping[str, Any] | None = None,
                            start_inputs: Mapping[str, Any] | None = None, round: int = 0) -> dict[str, Any]:

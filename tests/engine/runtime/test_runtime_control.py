@@ -161,3 +161,27 @@ async def test_tool_calls_share_the_runs_concurrency_with_model_calls() -> None:
     result = await Run(compile_workflow(wf), gateway=FakeGateway(), tools=registry).wait()
     assert result.status == "succeeded", result.reason
     assert peak == 2 and result.outputs["o0"] == "hi"
+
+
+@pytest.mark.asyncio
+async def test_a_node_deadline_cuts_its_execution_and_ends_the_run() -> None:
+    wf = chain(2)
+    wf.set_param("x1", "deadline_s", 0.1)  # type: ignore[attr-defined]
+    run = Run(compile_workflow(wf), gateway=FakeGateway(latency_s=0.3))  # type: ignore[arg-type]
+    result = await asyncio.wait_for(run.wait(), 5)
+    assert result.status == "budget_exceeded"
+    assert result.reason.startswith("node deadline_s budget exceeded at node x1: ") and "limit 0.1 s" in result.reason
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert (hit.budget, hit.limit, hit.node_id) == ("deadline_s", 0.1, "x1") and 0.1 <= hit.actual < 0.3
+    cut = [e for e in run.hub.history if isinstance(e, LLMCallFinished)][-1]
+    assert cut.node_id == "x1" and cut.error == "cancelled"  # its call in flight was closed
+    assert run.state("x0") == "done" and run.state("x1") == "failed"
+    assert result.duration_s < 0.3 + 0.3  # x0's call, then x1 cut at its deadline, not after its call
+
+
+@pytest.mark.asyncio
+async def test_a_node_that_finishes_within_its_deadline_is_untouched() -> None:
+    wf = chain(2)
+    wf.set_param("x1", "deadline_s", 5.0)  # type: ignore[attr-defined]
+    result = await Run(compile_workflow(wf), gateway=FakeGateway(latency_s=0.01)).wait()  # type: ignore[arg-type]
+    assert result.status == "succeeded"
