@@ -108,6 +108,15 @@ class LLMTokenDelta(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LLMStreamRestarted(Event):
+    """The call's stream broke and is retried from the start: the text streamed so far in this span
+    (its earlier `LLMTokenDelta`s) is void; the deltas that follow are attempt `attempt`'s."""
+
+    kind: ClassVar[str] = "llm_restart"
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LLMCallFinished(Event):
     kind: ClassVar[str] = "llm_finished"
     node_id: str
@@ -237,7 +246,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         RunStarted, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
-        LLMTokenDelta, LLMCallFinished, ToolCallStarted, ToolCallFinished, MemoryRead,
+        LLMTokenDelta, LLMStreamRestarted, LLMCallFinished, ToolCallStarted, ToolCallFinished, MemoryRead,
         MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
         HumanDecisionMade, ErrorRaised, LogMessage,
     )

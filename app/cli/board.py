@@ -109,6 +109,10 @@ class RunBoard:
         if e.span_id is not None and e.span_id == self.stream_span:
             self.stream_text += e.text
 
+    def _llm_restart(self, e: ev.LLMStreamRestarted) -> None:
+        if e.span_id is not None and e.span_id == self.stream_span:
+            self.stream_text = ""  # the broken attempt's text is void
+
     def _llm_finished(self, e: ev.LLMCallFinished) -> None:
         row = self.row(e.node_id)
         row.llm_calls += 1
@@ -146,6 +150,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.NodeStateChanged: RunBoard._node_state,
     ev.LLMCallStarted: RunBoard._llm_started,
     ev.LLMTokenDelta: RunBoard._llm_delta,
+    ev.LLMStreamRestarted: RunBoard._llm_restart,
     ev.LLMCallFinished: RunBoard._llm_finished,
     ev.VerdictIssued: RunBoard._verdict,
     ev.BudgetExceeded: RunBoard._budget,

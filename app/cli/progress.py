@@ -98,6 +98,10 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         result = f"error {e.error_type}: {e.error}" if e.error else (
             f"{fmt.tokens(e.tokens_in, e.tokens_out)} tok {fmt.cost(e.cost_usd)} {fmt.duration(e.latency_s)}")
         return f"{board.row(e.node_id).title} ({e.node_id}) llm {e.model}: {result}"
+    if isinstance(e, ev.LLMStreamRestarted):
+        node = board.open_calls.get(e.span_id or "")
+        who = f"{board.row(node).title} ({node}) " if node else ""
+        return f"{who}llm stream broke: retried from the start (attempt {e.attempt})"
     if isinstance(e, ev.PlanEmitted):
         return f"{board.row(e.node_id).title} ({e.node_id}) planned {len(e.tasks)} task(s)" + (
             f" (replan {e.replan})" if e.replan else "")

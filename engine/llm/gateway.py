@@ -10,7 +10,8 @@ the whole call, retries and backoff included.
 Invariants: litellm is imported on the first call, not at import; errors are typed `LLMError`s
 naming provider and model with any key scrubbed; the request metadata reaches only in-process
 providers (`sim`, `local`), never a remote API. If a stream breaks and is retried, `on_delta` sees
-the retried attempt's deltas again from the start.
+the retried attempt's deltas again from the start, announced by `on_delta.restart(attempt)` when the
+callback has it (see `StreamAttempts`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from engine.llm.types import (
     LLMRequest,
     LLMResponse,
     LLMTimeoutError,
+    stream_attempts,
 )
 
 IN_PROCESS_PROVIDERS = ("sim", "local")
@@ -89,12 +91,15 @@ class Gateway:
         provider = self._provider(litellm, request)
         key = self._key(provider, request)
         started = time.perf_counter()
+        stream = stream_attempts(on_delta)
 
         async def attempt(number: int) -> LLMResponse:
+            if stream is not None:
+                stream.new_attempt(number)
             try:
                 async with asyncio.timeout(request.timeout_s):
                     content, usage, finish, tool_calls, full = await self._call(
-                        litellm, request, provider, key, {**metadata, "attempt": number}, on_delta)
+                        litellm, request, provider, key, {**metadata, "attempt": number}, stream)
             except LLMError:
                 raise
             except TimeoutError:

@@ -64,6 +64,32 @@ install_fast_init(LLMRequest)  # one request and one response per model call
 install_fast_init(LLMResponse)
 
 
+class StreamAttempts:
+    """What a gateway hands its provider as the delta callback of one call, across retries: when an
+    attempt after one that already streamed starts, the call's receiver is told first — through
+    `on_delta.restart(attempt)` when the receiver has that method — so it can drop the broken
+    attempt's text instead of reading both attempts as one reply."""
+
+    def __init__(self, on_delta: DeltaCallback) -> None:
+        self._on_delta = on_delta
+        self._streamed = False
+
+    def __call__(self, text: str) -> None:
+        self._streamed = True
+        self._on_delta(text)
+
+    def new_attempt(self, number: int) -> None:
+        if self._streamed:
+            self._streamed = False
+            restart = getattr(self._on_delta, "restart", None)
+            if restart is not None:
+                restart(number)
+
+
+def stream_attempts(on_delta: DeltaCallback | None) -> StreamAttempts | None:
+    return StreamAttempts(on_delta) if on_delta is not None else None
+
+
 class LLMError(Exception):
     """A model call failed. `retryable` tells the recovery ladder whether to retry."""
 

@@ -3,8 +3,10 @@
 Invariants: every attempt is its own LLM span — `LLMCallStarted` carries `LLMRequest.to_record()`
 and the closing `LLMCallFinished` carries `LLMResponse.to_record()` (what replay serves back) or
 the error; a cancelled call still closes its span. Calls hold one of the run's `concurrency` slots.
-The gateway retries the request itself (`request.retries`); on a retryable `LLMError` that survives
-it, the runtime retries the node's call once more after a backoff. With a run or node token budget,
+The gateway retries the request itself (`request.retries`) inside the span — a stream retried after
+it broke is announced by `LLMStreamRestarted`, so the text after a span's last restart is its reply;
+on a retryable `LLMError` that survives it, the runtime retries the node's call once more after a
+backoff, in a new span. With a run or node token budget,
 the call's tokens are counted while it streams (`_TokenMeter`), and with a cost budget their cost at
 the gateway's `price_of(request)` (when the gateway has one and knows the price): crossing a limit
 cancels the call, closes its span with the tokens and cost used so far (which count in the run's
@@ -21,12 +23,13 @@ import time
 from collections.abc import Awaitable
 from typing import Any
 
-from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted, LLMTokenDelta
+from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted, LLMStreamRestarted, LLMTokenDelta
 from engine.graph.specs import DEFAULT_MODEL
 from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
+from engine.runtime.hub import EventHub
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
 
@@ -131,17 +134,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
         hub.emit(LLMCallStarted, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
                  request=request.to_record())
 
-        loop, loop_thread = asyncio.get_running_loop(), threading.get_ident()
-
-        def delta(text: str) -> None:
-            hub.emit(LLMTokenDelta, span_id=span, parent_id=parent_span, text=text)
-            meter.add_text(text)
-
-        def on_delta(text: str) -> None:  # a provider running in a worker thread may call this there
-            if threading.get_ident() == loop_thread:
-                delta(text)
-            else:
-                loop.call_soon_threadsafe(delta, text)
+        on_delta = _Deltas(hub, span, parent_span, meter)
 
         started = time.monotonic()
         if meter.on:  # a task of its own, so that crossing a token budget can cancel the call
@@ -181,6 +174,36 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
     finally:
         _announce(state, parent_span, node_max_tokens or node_max_cost)
     return response
+
+
+class _Deltas:
+    """The delta callback of one call: each delta becomes an `LLMTokenDelta` (and counts against the
+    token budgets); a retried stream's restart becomes an `LLMStreamRestarted` (the tokens the broken
+    attempt streamed still count: they were generated). A provider running in a worker thread may
+    call either there: the event is then emitted on the loop."""
+
+    def __init__(self, hub: EventHub, span: str, parent_span: str, meter: _TokenMeter) -> None:
+        self.hub, self.span, self.parent_span, self.meter = hub, span, parent_span, meter
+        self.loop, self.loop_thread = asyncio.get_running_loop(), threading.get_ident()
+
+    def __call__(self, text: str) -> None:
+        if threading.get_ident() == self.loop_thread:
+            self._delta(text)
+        else:
+            self.loop.call_soon_threadsafe(self._delta, text)
+
+    def restart(self, attempt: int) -> None:
+        if threading.get_ident() == self.loop_thread:
+            self._restart(attempt)
+        else:
+            self.loop.call_soon_threadsafe(self._restart, attempt)
+
+    def _delta(self, text: str) -> None:
+        self.hub.emit(LLMTokenDelta, span_id=self.span, parent_id=self.parent_span, text=text)
+        self.meter.add_text(text)
+
+    def _restart(self, attempt: int) -> None:
+        self.hub.emit(LLMStreamRestarted, span_id=self.span, parent_id=self.parent_span, attempt=attempt)
 
 
 def _announce(state: RunState, parent_span: str, node_limited: float) -> None:

@@ -103,3 +103,15 @@ def test_live_view_and_summary_render() -> None:
     for expected in ("budget_exceeded", "token budget hit", "Verdicts", "missing step 3", "partial",
                      "run id: run-1", "db: /tmp/x.db", "100/40"):
         assert expected in shown
+
+
+def test_a_restarted_stream_drops_the_broken_text_and_says_so() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    for event in _events()[:4]:  # "hello " streamed
+        board.apply(event)
+    restart = ev.LLMStreamRestarted(run_id="run-1", seq=10, ts=0.25, span_id="s1", attempt=2)
+    board.apply(restart)
+    assert board.stream_text == "" and board.stream_node() == "plan"
+    assert plain_line(board, restart) == "Plan (plan) llm stream broke: retried from the start (attempt 2)"
+    board.apply(ev.LLMTokenDelta(run_id="run-1", seq=11, ts=0.26, span_id="s1", text="again"))
+    assert board.stream_text == "again"

@@ -26,6 +26,7 @@ from engine.llm.types import (
     LLMTimeoutError,
     ProviderUnavailableError,
     RateLimitedError,
+    stream_attempts,
 )
 
 _FAULT_ERRORS: dict[str, tuple[type[LLMError], str]] = {
@@ -63,8 +64,11 @@ class SimGateway:
             raise BadRequestError("SimGateway serves only sim/... models", provider="", model=request.model)
         config = self.sim.merged(request.metadata.get("sim"), model=request.model)
         started = time.perf_counter()
+        stream = stream_attempts(on_delta)
 
         async def attempt(number: int) -> LLMResponse:
+            if stream is not None:
+                stream.new_attempt(number)
             metadata = {**request.metadata, "attempt": number}
             reply = simulate(request.model, request.messages, metadata, request.seed, config, request.tools)
             if reply.fault in _FAULT_ERRORS:
@@ -74,8 +78,8 @@ class SimGateway:
                 async with asyncio.timeout(request.timeout_s):
                     if request.stream:
                         async for delta in paced_deltas(reply, config):
-                            if on_delta is not None:
-                                on_delta(delta)
+                            if stream is not None:
+                                stream(delta)
                     else:
                         await wait_whole_reply(reply, config)
             except TimeoutError:

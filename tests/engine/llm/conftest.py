@@ -1,6 +1,7 @@
 """Fixtures for the gateway tests: a scripted OpenAI-compatible server on 127.0.0.1.
 
-Each request pops the next script step ("ok", 429, 500, 401, or a delay in seconds); with no
+Each request pops the next script step ("ok", 429, 500, 401, a delay in seconds, or "stall": a
+stream that sends two words and then hangs for a second); with no
 steps left it answers normally. Plain JSON and SSE streaming (with a final usage chunk) both work.
 """
 
@@ -59,7 +60,7 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 elif isinstance(step, int):
                     return self._json(step, {"error": {"message": f"scripted {step}", "type": "server_error"}})
                 if body.get("stream"):
-                    return self._stream(body)
+                    return self._stream(body, stall=step == "stall")
                 self._json(200, {"id": "c1", "object": "chat.completion", "created": 1, "model": body["model"],
                                  "choices": [{"index": 0, "finish_reason": "stop",
                                               "message": {"role": "assistant", "content": REPLY}}],
@@ -67,12 +68,16 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
-        def _stream(self, body: dict[str, Any]) -> None:
+        def _stream(self, body: dict[str, Any], *, stall: bool = False) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
             base = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": body["model"]}
-            for word in REPLY.split(" "):
+            for index, word in enumerate(REPLY.split(" ")):
+                if stall and index == 2:
+                    self.wfile.flush()
+                    time.sleep(1.0)  # the client's timeout cuts the stream here
+                    return
                 chunk = {**base, "choices": [{"index": 0, "delta": {"content": word + " "}, "finish_reason": None}]}
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
             final = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}

@@ -61,6 +61,33 @@ async def test_streaming_passes_every_delta_and_takes_usage_from_the_stream(fake
     assert "metadata" not in body  # request metadata never reaches a remote API
 
 
+class _Receiver:
+    """A delta callback that also hears stream restarts."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, text: str) -> None:
+        self.seen.append(text)
+
+    def restart(self, attempt: int) -> None:
+        self.seen.append(f"<restart {attempt}>")
+
+
+@pytest.mark.asyncio
+async def test_a_stream_cut_by_its_timeout_is_retried_and_the_restart_announced(fake_openai) -> None:
+    fake_openai.script[:] = ["stall"]
+    receiver = _Receiver()
+    response = await _gateway().complete(_request(fake_openai.url, timeout_s=0.5), receiver)
+    assert response.content.strip() == REPLY and len(fake_openai.requests) == 2
+    assert receiver.seen[:3] == ["Hello ", "from ", "<restart 2>"]  # the broken attempt, then the notice
+    assert "".join(receiver.seen[3:]).strip() == REPLY  # what follows is the retried attempt, whole
+    plain: list[str] = []  # a callback without `restart` just sees the deltas (as before)
+    fake_openai.script[:] = ["stall"]
+    await _gateway().complete(_request(fake_openai.url, timeout_s=0.5), plain.append)
+    assert "".join(plain).strip() == "Hello from " + REPLY
+
+
 @pytest.mark.asyncio
 async def test_rate_limit_is_retried_then_succeeds(fake_openai) -> None:
     fake_openai.script[:] = [429]
