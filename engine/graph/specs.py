@@ -69,6 +69,29 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
     max_length: int = 100_000
 
+    @property
+    def label(self) -> str:
+        """The name a person reads in a form: "timeout_s" → "Timeout (s)", "max_cost_usd" → "Cost budget (USD)"."""
+        return _PARAM_LABELS.get(self.name) or _humanize(self.name)
+
+
+_UNITS = {"s": "(s)", "ms": "(ms)", "usd": "(USD)"}
+_PARAM_LABELS = {
+    "max_tokens_budget": "Token budget", "max_cost_usd": "Cost budget (USD)", "deadline_s": "Time budget (s)",
+    "k": "Samples (k)", "read_only": "Read-only", "read_only_tools": "Read-only tools",
+    "approve_score": "Approve at score", "rollback_on_worse": "Roll back a worse revision",
+    "require_other_family": "Reviewer from another model family", "sim": "Simulation settings",
+    "allow": "Allowed tools", "gated": "Gated by a verdict",
+}
+
+
+def _humanize(name: str) -> str:
+    words = name.split("_")
+    if len(words) > 1 and words[-1] in _UNITS:
+        words[-1] = _UNITS[words[-1]]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
 
 @dataclass(frozen=True, slots=True)
 class RoleSpec:

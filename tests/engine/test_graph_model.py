@@ -86,3 +86,12 @@ def test_catalog_covers_every_role_and_port_types_are_compatible() -> None:
     assert types_compatible("plan", "task")
     assert types_compatible("any", "verdict")
     assert not types_compatible("verdict", "task")
+
+
+def test_every_parameter_has_a_readable_label() -> None:
+    from engine.graph.roles import ROLES
+
+    labels = {p.name: p.label for spec in ROLES.values() for p in spec.params}
+    assert labels["timeout_s"] == "Timeout (s)" and labels["max_cost_usd"] == "Cost budget (USD)"
+    assert labels["system_prompt"] == "System prompt" and labels["read_only_tools"] == "Read-only tools"
+    assert all(label[:1].isupper() and "_" not in label for label in labels.values())

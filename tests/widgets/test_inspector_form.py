@@ -181,3 +181,19 @@ def test_enter_in_title_is_keyboard_driven(qtbot: QtBot) -> None:
     qtbot.keyClicks(form.title_edit, "Typed")
     qtbot.keyClick(form.title_edit, Qt.Key.Key_Return)
     assert seen == [("plan", "Typed")]
+
+
+def test_budgets_read_none_at_zero_and_labels_are_words(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from engine.graph.roles import role_spec
+    from widgets.inspector.value_editors import FloatEditor, IntEditor
+
+    spec = role_spec("executor")
+    assert spec is not None
+    tokens, cost = IntEditor(spec.param_index["max_tokens_budget"]), FloatEditor(spec.param_index["max_cost_usd"])
+    retries = IntEditor(spec.param_index["retries"])
+    for editor in (tokens, cost, retries):
+        qtbot.addWidget(editor)
+    assert tokens.spin.text() == "none" and cost.spin.text() == "none"
+    assert retries.spin.specialValueText() == ""  # not a budget: 0 is a number
+    tokens.spin.setValue(500)
+    assert tokens.spin.text() == "500" and tokens.value() == 500

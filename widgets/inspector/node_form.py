@@ -39,7 +39,7 @@ class NodeForm(QWidget):
         for param in spec.params if spec else ():
             editor = editor_for(param, self)
             editor.committed.connect(lambda value, name=param.name: self._on_param_committed(name, value))
-            label = QLabel(param.name.replace("_", " "), self)
+            label = QLabel(param.label, self)
             label.setToolTip(param.help)
             layout.addRow(label, editor)
             self.editors[param.name] = editor

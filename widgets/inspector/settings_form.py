@@ -42,9 +42,11 @@ class RunSettingsForm(QWidget):
         self.max_tokens = _int_spin(self, 0, _INT_MAX, "Token budget of a whole run (0 = none)")
         self.max_cost = _float_spin(self, 1e6, 4, "Cost budget of a run in USD (0 = none)")
         self.deadline = _float_spin(self, 1e7, 1, "Wall-clock deadline in seconds (0 = none)")
-        self.max_turns = _int_spin(self, 0, _INT_MAX, "Most node executions in a run (0 = none)")
+        self.max_turns = _int_spin(self, 0, _INT_MAX, "Most model calls in a run (0 = none)")
         self.concurrency = _int_spin(self, 1, 1000, "Most nodes running at once")
         self.seed = _int_spin(self, -_INT_MAX, _INT_MAX, "Seed of the simulated provider and sampling")
+        for budget in (self.max_tokens, self.max_cost, self.deadline, self.max_turns):
+            budget.setSpecialValueText("none")  # 0 is no limit: say so
         layout.addRow("Max tokens", self.max_tokens)
         layout.addRow("Max cost (USD)", self.max_cost)
         layout.addRow("Deadline (s)", self.deadline)
