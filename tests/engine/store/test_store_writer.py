@@ -110,3 +110,18 @@ def test_jobs_run_in_queue_order_and_their_failures_are_recorded(store: TraceSto
     assert writer.events_stored == len(events)
     writer.call_in_order(lambda: seen.append(-1), "after close")
     assert seen == [5] and writer.errors[-1] == "after close: the trace writer is closed"
+
+
+def test_batches_of_many_statements_worth_of_rows_land_whole_and_in_order(store: TraceStore) -> None:
+    from engine.store.batch import ROWS_PER_STATEMENT
+
+    s = Stream("big")
+    s.add(ev.RunStarted, span_id="root", workflow_id="w", workflow_name="W", workflow_hash="h")
+    for i in range(2 * ROWS_PER_STATEMENT + 55):  # two full multi-row statements and a remainder
+        s.add(ev.LogMessage, span_id="root", message=f"line {i}")
+        s.add(ev.LLMTokenDelta, span_id=f"llm{i}", parent_id="root", text=f"t{i}")  # one chunk row per span
+    writer = store.writer(batch_size=100_000)
+    writer.append_many(s.events)
+    writer.close()
+    assert writer.errors == [] and writer.events_stored == len(s.events)
+    assert list(store.iter_events("big")) == s.events
