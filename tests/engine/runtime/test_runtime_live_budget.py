@@ -12,6 +12,7 @@ from engine.events import (
     LLMTokenDelta,
     RunFinished,
 )
+from engine.llm.prices import ModelPrice
 from engine.llm.sim import SimGateway
 from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow
@@ -100,14 +101,20 @@ def priced_executor(node_max_cost: float = 0.0, **budget: float):  # type: ignor
                   ("out", "output", {})], ["in.value->x.task", "x.result->out.value"], **budget)
 
 
-@pytest.mark.asyncio
-async def test_run_cost_budget_cuts_a_streaming_call_at_the_models_price() -> None:
+async def priced_full_call() -> tuple[LLMCallFinished, ModelPrice]:
+    """The whole call of an unlimited priced executor, and the per-token price it was charged at."""
     gateway = SimGateway()
     run = Run(compile_workflow(priced_executor()), gateway=gateway)
     assert (await run.wait()).status == "succeeded"
     full = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
     price = gateway.price_of(gateway_requests(run)[0])
     assert price is not None and full.cost_usd == pytest.approx(price.cost(full.tokens_in, full.tokens_out))
+    return full, price
+
+
+@pytest.mark.asyncio
+async def test_run_cost_budget_cuts_a_streaming_call_at_the_models_price() -> None:
+    full, price = await priced_full_call()
     limit = price.cost(full.tokens_in, 10)  # the prompt and ten streamed tokens fit, the whole reply does not
     run = Run(compile_workflow(priced_executor(max_cost_usd=limit)), gateway=SimGateway())
     result = await run.wait()
@@ -123,12 +130,7 @@ async def test_run_cost_budget_cuts_a_streaming_call_at_the_models_price() -> No
 
 @pytest.mark.asyncio
 async def test_node_cost_budget_cuts_a_streaming_call() -> None:
-    gateway = SimGateway()
-    run = Run(compile_workflow(priced_executor()), gateway=gateway)
-    assert (await run.wait()).status == "succeeded"
-    full = next(e for e in run.hub.history if isinstance(e, LLMCallFinished))
-    price = gateway.price_of(gateway_requests(run)[0])
-    assert price is not None
+    full, price = await priced_full_call()
     run = Run(compile_workflow(priced_executor(node_max_cost=price.cost(full.tokens_in, 5))), gateway=SimGateway())
     result = await run.wait()
     assert result.status == "budget_exceeded" and result.reason.startswith("node cost_usd budget exceeded at node x")
