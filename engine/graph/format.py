@@ -77,8 +77,11 @@ def load_workflow(path: str | os.PathLike[str]) -> Workflow:
             raise file_error(source, "not_file", "This is not a regular file.")
         if info.st_size > MAX_FILE_BYTES:
             raise file_error(source, "too_large", f"The file is larger than {MAX_FILE_BYTES:,} bytes.")
-        with open(source, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        with open(source, "rb") as handle:  # as much as the file holds (not a buffer of the largest size)
+            limit = MAX_FILE_BYTES + 1
+            raw = handle.read(min(info.st_size + 1, limit))
+            if len(raw) == info.st_size + 1 and len(raw) < limit:  # it grew since stat: read on, up to the limit
+                raw += handle.read(limit - len(raw))
     except FileNotFoundError as exc:
         raise file_error(source, "not_found", "There is no such file.") from exc
     except ValueError as exc:  # a NUL character in the path

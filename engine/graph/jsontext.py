@@ -71,8 +71,10 @@ def check_limits(value: Any, source: str, *, from_text: str | None = None) -> No
     With `from_text` (the JSON text `value` was parsed from) the checks the text already settles are
     skipped: no string is longer than the text, and lone surrogates need a ``\\uD8xx``-style escape.
     """
-    strings = (from_text is None or len(from_text) > MAX_STRING_CHARS
-               or _SURROGATE_ESCAPE.search(from_text) is not None)
+    # What each string needs: every check (no text, or a text with a surrogate escape), only its
+    # length (a text longer than the limit: one string in it might be), or nothing.
+    full = from_text is None or _SURROGATE_ESCAPE.search(from_text) is not None
+    lengths = not full and len(from_text or "") > MAX_STRING_CHARS
     if isinstance(value, str):
         _check_string(value, source)
     stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
@@ -82,11 +84,15 @@ def check_limits(value: Any, source: str, *, from_text: str | None = None) -> No
             raise _too_deep(source)
         if isinstance(item, dict):
             children: Any = item.values()
-            if strings:
+            if full:
                 for key in item:
                     if not isinstance(key, str):
                         raise file_error(source, "bad_key", f"The object key {key!r:.40} is not text.")
                     _check_string(key, source)
+            elif lengths:
+                for key in item:
+                    if len(key) > MAX_STRING_CHARS:
+                        _check_string(key, source)
         else:
             children = item
         for sub in children:
@@ -94,7 +100,7 @@ def check_limits(value: Any, source: str, *, from_text: str | None = None) -> No
             if kind is dict or kind is list:
                 stack.append((sub, depth + 1))
             elif kind is str:
-                if strings:
+                if full or (lengths and len(sub) > MAX_STRING_CHARS):
                     _check_string(sub, source)
             elif from_text is None:
                 _check_scalar(sub, source)
