@@ -15,7 +15,7 @@ Invariants:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainterPath, QPainterPathStroker, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
@@ -47,35 +47,47 @@ class EdgeItem(QGraphicsPathItem):
 
     def update_path(self) -> None:
         """Recompute the curve from the current port positions of both nodes."""
-        self.repaint()
+        scene = self.scene()
+        if scene is not None:
+            self.repaint()
         start = self.source.port_scene_pos(self.edge.source_port, True)
         end = self.target.port_scene_pos(self.edge.target_port, False)
+        sx, sy, ex, ey = start.x(), start.y(), end.x(), end.y()
         path = QPainterPath(start)
-        if end.x() >= start.x() + 10:
-            dx = max((end.x() - start.x()) / 2, min(_REACH, abs(end.y() - start.y()) / 2))
-            path.cubicTo(QPointF(start.x() + dx, start.y()), QPointF(end.x() - dx, end.y()), end)
+        if ex >= sx + 10:
+            dx = max((ex - sx) / 2, min(_REACH, abs(ey - sy) / 2))
+            path.cubicTo(sx + dx, sy, ex - dx, ey, ex, ey)
         else:  # a loop back (revise) or a target behind the source: go around under both nodes
             low = max(self.source.sceneBoundingRect().bottom(), self.target.sceneBoundingRect().bottom()) + 24
-            out, back = QPointF(start.x() + _REACH, low), QPointF(end.x() - _REACH, low)
-            path.cubicTo(QPointF(start.x() + _REACH, start.y()), QPointF(start.x() + _REACH, low), out)
-            path.lineTo(back)
-            path.cubicTo(QPointF(end.x() - _REACH, low), QPointF(end.x() - _REACH, end.y()), end)
+            path.cubicTo(sx + _REACH, sy, sx + _REACH, low, sx + _REACH, low)
+            path.lineTo(ex - _REACH, low)
+            path.cubicTo(ex - _REACH, low, ex - _REACH, ey, ex, ey)
         self._line = QLineF(start, end)
         self.curve = path
-        tip = end - QPointF(PORT_RADIUS, 0)
-        self.arrow = QPolygonF([tip, QPointF(tip.x() - _ARROW - 1, tip.y() - _ARROW / 2 - 1),
-                                QPointF(tip.x() - _ARROW - 1, tip.y() + _ARROW / 2 + 1)])
-        self.arrow_box = self.arrow.boundingRect()
+        tip_x = ex - PORT_RADIUS
+        self.arrow_box = QRectF(tip_x - _ARROW - 1, ey - _ARROW / 2 - 1, _ARROW + 1, _ARROW + 2)
+        self._arrow: QPolygonF | None = None
         self._hit = None
         self.setPath(path)
+        # scene bounds (the item sits at the origin; a level edge has no height: widen it) for batch look-ups
+        self.bounds = path.controlPointRect().adjusted(-1, -1, 1, 1)
         self.port_type = self.source.port_type(self.edge.source_port, True)
-        self.repaint()
+        if scene is not None:
+            self.repaint()
+
+    @property
+    def arrow(self) -> QPolygonF:
+        """The arrow head at the target port (built when first drawn: most edges never show one)."""
+        if self._arrow is None:
+            box = self.arrow_box
+            self._arrow = QPolygonF([QPointF(box.right(), box.center().y()), box.topLeft(), box.bottomLeft()])
+        return self._arrow
 
     def repaint(self) -> None:
         """Ask the scene to redraw this edge's area (Qt skips items without contents)."""
         scene = self.scene()
         if scene is not None:
-            scene.update(self.sceneBoundingRect().adjusted(-3, -3, 3, 3))
+            scene.repaint_edge_area(self.sceneBoundingRect().adjusted(-3, -3, 3, 3))  # type: ignore[attr-defined]
 
     def shape(self) -> QPainterPath:
         if self._hit is None:

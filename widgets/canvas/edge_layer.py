@@ -11,6 +11,9 @@ Invariants:
   the arrow at `LOD_LABELS` and above (only when its tip is in the painted area); a straight
   line below `LOD_SIMPLE` or in fast mode (a drag); while the view moves (`scene.moving`) no
   antialiasing, and straight lines below `LOD_MOVING_CURVES` — the view redraws smooth at rest;
+- while the view pans or zooms it draws from a `LayerCache` picture; while it zooms the node
+  items are paused (`ItemPause`) and the picture also holds their zoom-1 snapshots, so a zoom
+  step is one scaled image instead of one Python `paint` and one scaled pixmap per node;
 - it draws nothing in overview mode (`OverviewPainter` draws the edges then);
 - edges announce their own repaints (`EdgeItem.repaint`): Qt does not repaint items without
   contents, so the layer itself is updated only when everything changes (theme, modes).
@@ -25,6 +28,7 @@ from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from widgets.canvas.edge_item import NO_BRUSH, NO_PEN, EdgeItem, edge_style
+from widgets.canvas.layer_cache import LayerCache
 from widgets.canvas.theme import LOD_LABELS, LOD_MOVING_CURVES, LOD_SIMPLE
 
 if TYPE_CHECKING:
@@ -37,6 +41,7 @@ _BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 class EdgeLayer(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
+        self.cache = LayerCache()  # the edges as a picture while the view pans or zooms
         self.setZValue(EdgeItem.Z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # a real exposedRect
 
@@ -50,14 +55,38 @@ class EdgeLayer(QGraphicsItem):
         area: QRectF = option.exposedRect  # type: ignore[attr-defined]
         if painter.hasClipping():
             area = area.intersected(painter.clipBoundingRect())
-        edges = [i for i in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder) if type(i) is EdgeItem]
+        if scene.moving and not scene.fast_mode:  # a pan or zoom: no antialiasing, drawn from a picture
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            lod = painter.worldTransform().m11()
+            key = (scene.theme.dark, lod < LOD_MOVING_CURVES, lod < LOD_LABELS, scene.paused.active)
+            self.cache.draw(painter, area, key, self._paint_picture, scaled=scene.zooming)
+            return
+        self.cache.invalidate()
+        self._paint_edges(painter, area)
+
+    def _paint_picture(self, painter: QPainter, area: QRectF) -> None:
+        """What the picture shows: the edges and, while the node items are paused, the nodes."""
+        self._paint_edges(painter, area)
+        scene: CanvasScene = self.scene()  # type: ignore[assignment]
+        if not scene.paused.active:
+            return
+        theme = scene.theme
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        for node in scene.paused.nodes():
+            if area.intersects(node.sceneBoundingRect()):
+                node.draw_snapshot(painter, theme)
+
+    def _paint_edges(self, painter: QPainter, area: QRectF) -> None:
+        scene: CanvasScene = self.scene()  # type: ignore[assignment]
+        if scene.paused.active:  # the index skips hidden items: look the edges up directly
+            edges = [e for e in scene.edge_items.values() if area.intersects(e.bounds)]
+        else:
+            edges = [i for i in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder) if type(i) is EdgeItem]
         if not edges:
             return
         dark = scene.theme.dark
         lod = painter.worldTransform().m11()
         straight = lod < LOD_SIMPLE or scene.fast_mode or (scene.moving and lod < LOD_MOVING_CURVES)
-        if scene.moving and not scene.fast_mode:
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setBrush(NO_BRUSH)
         if straight:
             _draw_lines(painter, edges, dark)

@@ -13,7 +13,9 @@ Invariants:
   no port labels or badge;
 - while the view moves (`scene.moving`) at a zoom other than 1, the node is drawn as a scaled
   snapshot painted once at zoom 1 (a zoom gesture would otherwise repaint every visible node at
-  every step); the scene drops the snapshots when the view comes to rest, which repaints.
+  every step): by the item itself when selected, else into the edge layer's zoom picture
+  (`draw_snapshot`) while the item is paused; the scene drops the snapshots when the view comes
+  to rest, which repaints.
 """
 
 from __future__ import annotations
@@ -156,6 +158,12 @@ class NodeItem(QGraphicsRectItem):
             painter.end()
             self._snap_key = key
         return self._snap
+
+    def draw_snapshot(self, painter: QPainter, theme: CanvasTheme) -> None:
+        """Draw the zoom-1 snapshot at the node's place, in scene coordinates (zoom pictures)."""
+        snap = self._snapshot(theme)
+        painter.drawPixmap(self.rect().translated(self.pos()), snap, QRectF(snap.rect()))
+        self.scene().snapshotted.add(self)  # type: ignore[union-attr]
 
     def drop_snapshot(self) -> None:
         """The view is at rest: repaint at the real zoom and forget the snapshot."""

@@ -9,6 +9,10 @@ Edges are left out when there are many of them and the zoom is very low (more th
 `MAX_FAR_EDGES` edges below `FAR_ZOOM`): ten thousand hairlines cost ~100 ms a frame and, at
 that scale, only paint the screen grey.
 
+While the view pans or zooms in this mode (`scene.moving`) the drawing comes from a
+`LayerCache` picture (redrawn only when the view leaves it or the zoom drifts), since ten
+thousand hairlines alone cost ~25 ms, and the scene pauses the items (`ItemPause`).
+
 Invariants: the batch is rebuilt lazily after `invalidate()` (any model change, move or
 selection change); switching the mode on or off is the only place item flags change.
 """
@@ -20,6 +24,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
+
+from widgets.canvas.layer_cache import LayerCache
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import CanvasScene
@@ -35,6 +41,7 @@ class OverviewPainter:
         self.active = False
         self._boxes: dict[str, list[QRectF]] | None = None
         self._lines: list[QLineF] = []
+        self.cache = LayerCache()
 
     def set_active(self, active: bool) -> None:
         if active == self.active:
@@ -42,6 +49,7 @@ class OverviewPainter:
         self.active = active
         for item in self.scene.node_items.values():
             item.setFlag(_NO_CONTENTS, active)  # edges never paint themselves: the EdgeLayer stops
+        self.scene.follow_gesture()
         self.invalidate()
         self.scene.update()
 
@@ -53,6 +61,7 @@ class OverviewPainter:
 
     def invalidate(self) -> None:
         self._boxes = None
+        self.cache.invalidate()
 
     def _build(self) -> dict[str, list[QRectF]]:
         scene = self.scene
@@ -68,13 +77,22 @@ class OverviewPainter:
     def paint(self, painter: QPainter, exposed: QRectF) -> None:
         if self._boxes is None:
             self._boxes = self._build()
+        with_edges = len(self._lines) <= MAX_FAR_EDGES or painter.worldTransform().m11() >= FAR_ZOOM
+        if self.scene.moving:
+            self.cache.draw(painter, exposed, (self.scene.theme.dark, with_edges), self._paint_batch,
+                            scaled=self.scene.zooming)
+        else:
+            self._paint_batch(painter, exposed)
+
+    def _paint_batch(self, painter: QPainter, exposed: QRectF) -> None:
+        boxes = self._boxes or {}
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         if len(self._lines) <= MAX_FAR_EDGES or painter.worldTransform().m11() >= FAR_ZOOM:
             painter.setPen(QPen(self.scene.theme.edge, 0))
             painter.drawLines(self._lines)
         painter.setPen(Qt.PenStyle.NoPen)
-        for color, rects in self._boxes.items():
+        for color, rects in boxes.items():
             painter.setBrush(QColor(color))
             painter.drawRects(rects)
         painter.restore()

@@ -12,7 +12,10 @@ Invariants:
 - edges are painted by one `EdgeLayer` item (batched), never by their own items;
 - in overview mode (zoomed out below `LOD_SIMPLE`) items keep their place in the index (hit
   tests, selection) but paint nothing: `OverviewPainter` draws all nodes and edges in a few
-  batched calls instead of one Python `paint` per item.
+  batched calls instead of one Python `paint` per item;
+- while the view zooms (`zooming`), or moves in overview mode, the unselected node and edge
+  items are paused (`ItemPause`: hidden, so Qt does not gather them each frame) and one cached
+  picture draws them; they are back in the index when the view rests and before any click.
 """
 
 from __future__ import annotations
@@ -29,15 +32,17 @@ from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
 from widgets.canvas.edge_layer import EdgeLayer
 from widgets.canvas.grid import paint_grid
+from widgets.canvas.item_pause import ItemPause
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
+from widgets.canvas.scene_motion import SceneMotionMixin
 from widgets.canvas.theme import CanvasTheme, theme_for
 from widgets.workflow_signals import WorkflowSignals
 
 _MARGIN = 1500.0
 
 
-class CanvasScene(QGraphicsScene):
+class CanvasScene(SceneMotionMixin, QGraphicsScene):
     theme_changed = Signal()
     workflow_replaced = Signal()
 
@@ -47,6 +52,8 @@ class CanvasScene(QGraphicsScene):
         self.theme: CanvasTheme = theme_for(False)
         self.fast_mode = False
         self.moving = False
+        self.zooming = False  # the view zooms (not only scrolls): nodes drawn by the edge layer
+        self.paused = ItemPause(self)
         self.snapshotted: set[NodeItem] = set()  # nodes drawn from a snapshot while moving
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[str, EdgeItem] = {}
@@ -64,6 +71,7 @@ class CanvasScene(QGraphicsScene):
     # -- document ----------------------------------------------------------------------------
     def set_workflow(self, workflow: Workflow) -> None:
         """Show another workflow (new/open): drop every item and build from the model."""
+        self.paused.resume()
         if self.signals is not None:
             self.signals.detach()
             self.signals.deleteLater()
@@ -75,7 +83,8 @@ class CanvasScene(QGraphicsScene):
         self.edge_items.clear()
         self.comment_items.clear()
         self._edges_of.clear()
-        self.addItem(EdgeLayer())
+        self.edge_layer = EdgeLayer()
+        self.addItem(self.edge_layer)
         self.workflow = workflow
         self._building = True
         for node_id in workflow.nodes:
@@ -103,22 +112,6 @@ class CanvasScene(QGraphicsScene):
         for item in self.items():
             item.update()
         self.theme_changed.emit()
-
-    def set_fast_mode(self, fast: bool) -> None:
-        """Straight edges and no antialiasing while something is dragged."""
-        if fast != self.fast_mode:
-            self.fast_mode = fast
-            self.update()
-
-    def set_moving(self, moving: bool) -> None:
-        """Cheaper painting while the view pans or zooms; at rest everything is redrawn smooth."""
-        if moving != self.moving:
-            self.moving = moving
-            if not moving:
-                for item in self.snapshotted:
-                    item.drop_snapshot()
-                self.snapshotted.clear()
-                self.update()
 
     # -- queries -----------------------------------------------------------------------------
     def content_rect(self) -> QRectF:
@@ -165,6 +158,11 @@ class CanvasScene(QGraphicsScene):
     def grow_to(self, rect: QRectF) -> None:
         if not self._building and not self.sceneRect().contains(rect):
             self.setSceneRect(self.sceneRect().united(rect.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)))
+
+    def repaint_edge_area(self, rect: QRectF) -> None:
+        """An edge changed (path, selection, added, removed): redraw its area, forget the edge picture."""
+        self.edge_layer.cache.invalidate()
+        self.update(rect)
 
     def _on_selection_changed(self) -> None:
         """Repaint the edges whose selection changed (edge items do not repaint themselves)."""

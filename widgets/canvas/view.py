@@ -7,7 +7,9 @@ Invariants:
 - rendering is deliberate: `BoundingRectViewportUpdate` (one repaint rectangle per change, cheap
   for drags), cached background, and antialiasing only at or above `LOD_SIMPLE` zoom and never
   while dragging; while the view scrolls or zooms the scene is `moving` (edges without
-  antialiasing) until `SETTLE_MS` without motion, then it is redrawn smooth.
+  antialiasing, drawn from cached pictures; `zooming` while the zoom changes) until `SETTLE_MS`
+  without motion, then it is redrawn smooth; a click or a selection first brings the view to
+  rest (`settle_now`), so hit tests always see every item.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
     def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
         self._fast = False
+        self._scaling = False
         self._canvas_scene = scene  # keeps the scene alive as long as the view
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
@@ -96,6 +99,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         return [i.comment_id for i in self.canvas_scene().selectedItems() if isinstance(i, CommentItem)]
 
     def select_nodes(self, ids: list[str]) -> None:
+        self.settle_now()
         scene = self.canvas_scene()
         scene.clearSelection()
         for node_id in ids:
@@ -104,6 +108,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
                 item.setSelected(True)
 
     def select_edge(self, edge_id: str) -> None:
+        self.settle_now()
         scene = self.canvas_scene()
         scene.clearSelection()
         item = scene.edge_items.get(edge_id)
@@ -119,9 +124,12 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         if not anchor_under_mouse:
             self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         factor = level / self.zoom()
+        self._scaling = True  # the scroll that keeps the anchor in place is part of the zoom
         self.scale(factor, factor)
+        self._scaling = False
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self._update_hints()
+        self.canvas_scene().set_zooming()
         self._note_motion()
         self.viewport_changed.emit()
 
@@ -170,6 +178,8 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.TextAntialiasing, smooth)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
+        if not self._scaling:
+            self.canvas_scene().set_panning()
         self._note_motion()
         super().scrollContentsBy(dx, dy)
 
@@ -180,6 +190,12 @@ class CanvasView(ViewInputMixin, QGraphicsView):
 
     def _on_settled(self) -> None:
         self.canvas_scene().set_moving(False)
+
+    def settle_now(self) -> None:
+        """Come to rest at once (before a click or a selection: every item back in hit tests)."""
+        if self.canvas_scene().moving:
+            self._settle.stop()
+            self._on_settled()
 
     def resizeEvent(self, event: object) -> None:
         super().resizeEvent(event)  # type: ignore[arg-type]
@@ -232,6 +248,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
 
     # -- events routed to the input mixin ----------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.settle_now()
         if not self.on_mouse_press(event):
             super().mousePressEvent(event)
 
@@ -244,6 +261,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
             super().mouseReleaseEvent(event)
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.settle_now()
         if not self.on_double_click(event):
             super().mouseDoubleClickEvent(event)
 

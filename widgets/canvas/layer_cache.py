@@ -1,0 +1,98 @@
+"""A picture of a batched layer (edges, overview) reused while the view pans or zooms.
+
+During a gesture the view repaints the whole viewport every frame, and the batched layers are
+bound by fill rate (a 1 px line costs ~60 ns a pixel on the raster engine: ~15 ms a frame for
+the ~900 long edges of a 5,000-node graph). `LayerCache` paints the layer once into an image
+covering the exposed area plus `MARGIN` on each side (`MARGIN_IN` while zooming in: the view
+then only shrinks inside the picture), in device pixels at the current zoom, and
+then draws that image instead: 1:1 (a plain blit, pixel-identical) while panning, scaled while
+zooming, until the view leaves the covered area or the zoom drifts by more than
+`MIN_RATIO`..`MAX_RATIO` from the zoom it was painted at; then it paints a new image. A pan
+never draws it scaled: a picture from another zoom is repainted first.
+
+Invariants: the picture is only used when the owner says so (the view is moving, nothing is
+dragged); any change of what the layer shows calls `invalidate()`, and a changed `key` (theme,
+mode) repaints; the image never covers more than `MAX_PIXELS` (then the layer is painted
+directly) and is dropped when the view comes to rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import QImage, QPainter, QTransform
+
+MARGIN = 0.3  # of the exposed width / height, on each side
+MARGIN_IN = 0.02  # the same while zooming in
+MIN_RATIO, MAX_RATIO = 0.62, 1.3  # current zoom / zoom of the picture
+MAX_PIXELS = 12_000_000
+
+Painter = Callable[[QPainter, QRectF], None]  # paints the layer's content for a scene area
+
+
+class LayerCache:
+    def __init__(self) -> None:
+        self._image: QImage | None = None
+        self._scene_rect = QRectF()
+        self._scale = 0.0
+        self._last_scale = 0.0  # the zoom of the previous draw: tells zooming in from out
+        self._key: Hashable = None
+        self.repaints = 0  # how many pictures were painted (tests, benchmarks)
+
+    def invalidate(self) -> None:
+        self._image = None
+
+    def draw(self, painter: QPainter, area: QRectF, key: Hashable, paint: Painter, scaled: bool) -> None:
+        """Draw the layer for scene `area` from the picture, painting a new one when needed;
+        `scaled`: a picture painted at another zoom may be drawn scaled (only while zooming)."""
+        transform = painter.worldTransform()
+        scale = transform.m11()
+        zooming_in = scaled and scale > self._last_scale * 1.0001
+        self._last_scale = scale
+        if not self._usable(area, key, scale, transform, scaled):
+            # zooming in, the view only shrinks inside the picture: no margin (a cheaper repaint)
+            self._repaint(painter, area, key, paint, MARGIN_IN if zooming_in else MARGIN)
+        image = self._image
+        if image is None:  # the area is too large to be worth a picture
+            paint(painter, area)
+            return
+        exact = abs(scale - self._scale) < 1e-9
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, not exact)  # scaled: no dashed lines
+        if exact:  # a blit in device pixels: no resampling, the same pixels as painting directly
+            top_left = transform.map(self._scene_rect.topLeft())
+            painter.setWorldTransform(QTransform())
+            painter.drawImage(round(top_left.x()), round(top_left.y()), image)
+        else:
+            painter.drawImage(self._scene_rect, image)
+        painter.restore()
+
+    def _usable(self, area: QRectF, key: Hashable, scale: float, transform: QTransform, scaled: bool) -> bool:
+        if self._image is None or key != self._key or transform.isRotating() or scale <= 0:
+            return False
+        ratio = scale / self._scale
+        fits = MIN_RATIO <= ratio <= MAX_RATIO if scaled else abs(ratio - 1.0) < 1e-9
+        return fits and self._scene_rect.contains(area)
+
+    def _repaint(self, painter: QPainter, area: QRectF, key: Hashable, paint: Painter, margin: float) -> None:
+        self._image = None
+        transform = painter.worldTransform()
+        device = transform.mapRect(area)
+        dx, dy = device.width() * margin, device.height() * margin
+        box: QRect = device.adjusted(-dx, -dy, dx, dy).toAlignedRect()
+        ratio = painter.device().devicePixelRatioF()
+        if box.isEmpty() or box.width() * box.height() * ratio**2 > MAX_PIXELS or transform.isRotating():
+            return
+        image = QImage(box.size() * ratio, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(ratio)  # a high-DPI screen: as sharp as painting directly
+        image.fill(Qt.GlobalColor.transparent)
+        inner = QPainter(image)
+        inner.setRenderHints(painter.renderHints())
+        inner.setWorldTransform(transform * QTransform.fromTranslate(-box.left(), -box.top()))
+        scene_rect, _ = transform.inverted()
+        covered = scene_rect.mapRect(QRectF(box))
+        paint(inner, covered)
+        inner.end()
+        self._image, self._scene_rect, self._scale, self._key = image, covered, transform.m11(), key
+        self.repaints += 1

@@ -1,0 +1,60 @@
+"""How the canvas scene paints while something moves: drags, pans and zooms (mixed into CanvasScene).
+
+- `fast_mode` (a drag): straight edges without antialiasing;
+- `moving` (the view pans or zooms, cleared by the view after a short idle): no antialiasing on
+  edges, which come from a cached picture (`LayerCache`); nodes away from zoom 1 are drawn from
+  their zoom-1 snapshots;
+- `zooming` (the zoom changes, not only the scroll): the unselected node and edge items are
+  paused (`ItemPause`) and the edge layer's picture holds the nodes too; the same pause applies
+  while moving in overview mode, where `OverviewPainter`'s picture draws everything.
+
+Invariants: at rest (`moving` false) nothing is paused, no snapshot or picture is kept, and the
+scene repaints at full quality.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class SceneMotionMixin:
+    def set_fast_mode(self: Any, fast: bool) -> None:
+        """Straight edges and no antialiasing while something is dragged."""
+        if fast != self.fast_mode:
+            self.fast_mode = fast
+            self.follow_gesture()
+            self.update()
+
+    def set_moving(self: Any, moving: bool) -> None:
+        """Cheaper painting while the view pans or zooms; at rest everything is redrawn smooth."""
+        if moving != self.moving:
+            self.moving = moving
+            if not moving:
+                self.zooming = False
+                self.overview.cache.invalidate()  # the pictures only serve gestures: free them
+                self.edge_layer.cache.invalidate()
+                for item in self.snapshotted:
+                    item.drop_snapshot()
+                self.snapshotted.clear()
+                self.update()
+            self.follow_gesture()
+
+    def set_zooming(self: Any) -> None:
+        """The view zooms: moving, with nodes and edges drawn from one scaled picture."""
+        self.set_moving(True)
+        self.zooming = True
+        self.follow_gesture()
+
+    def set_panning(self: Any) -> None:
+        """The view scrolls at a fixed zoom: node items paint themselves (from Qt's device cache)."""
+        if self.zooming:
+            self.zooming = False
+            self.follow_gesture()
+
+    def follow_gesture(self: Any) -> None:
+        """Pause the items while a batched picture draws them: zooming (unless something is
+        dragged: the edge layer then paints directly), or moving in overview mode."""
+        if self.moving and (self.overview.active or (self.zooming and not self.fast_mode)):
+            self.paused.pause()
+        else:
+            self.paused.resume()
