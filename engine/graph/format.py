@@ -21,6 +21,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from engine.gc_pause import gc_paused
 from engine.graph.convert import build_workflow, is_workflow_shaped, workflow_from_dict, workflow_to_dict
 from engine.graph.jsontext import MAX_EDGES, MAX_FILE_BYTES, MAX_NODES, parse_json
 from engine.graph.migrate import FORMAT_VERSION
@@ -90,7 +91,8 @@ def load_workflow(path: str | os.PathLike[str]) -> Workflow:
         raise file_error(source, "unreadable", f"The file cannot be read: {exc.strerror or exc}.") from exc
     if len(raw) > MAX_FILE_BYTES:
         raise file_error(source, "too_large", f"The file is larger than {MAX_FILE_BYTES:,} bytes.")
-    return loads_workflow(_decode(raw, source), source=source)
+    with gc_paused():  # a large document is many small objects made at once
+        return loads_workflow(_decode(raw, source), source=source)
 
 
 def save_workflow(wf: Workflow, path: str | os.PathLike[str]) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtCore import QObject, QRectF, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
+from engine.gc_pause import gc_paused
 from engine.graph.model import Workflow
 from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
@@ -87,11 +88,12 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.addItem(self.edge_layer)
         self.workflow = workflow
         self._building = True
-        for node_id in workflow.nodes:
-            self._on_node_added(node_id)
-        for edge_id in workflow.edges:
-            self._on_edge_added(edge_id)
-        self._on_ui_changed("comments")
+        with gc_paused():  # thousands of items at once: no collector passes over everything meanwhile
+            for node_id in workflow.nodes:
+                self._on_node_added(node_id)
+            for edge_id in workflow.edges:
+                self._on_edge_added(edge_id)
+            self._on_ui_changed("comments")
         self._building = False
         self.setSceneRect(self.content_rect().adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN))
         self.overview.invalidate()
