@@ -6,11 +6,10 @@ the error; a cancelled call still closes its span. Calls hold one of the run's `
 The gateway retries the request itself (`request.retries`) inside the span — a stream retried after
 it broke is announced by `LLMStreamRestarted`, so the text after a span's last restart is its reply;
 on a retryable `LLMError` that survives it, the runtime retries the node's call once more after a
-backoff, in a new span. With a run or node token budget,
-the call's tokens are counted while it streams (`_TokenMeter`), and with a cost budget their cost at
-the gateway's `price_of(request)` (when the gateway has one and knows the price): crossing a limit
-cancels the call, closes its span with the tokens and cost used so far (which count in the run's
-usage) and raises `BudgetHit`.
+backoff, in a new span. With a run or node token budget the call's tokens are counted while it
+streams (`TokenMeter`), and with a cost budget their cost at the gateway's `price_of(request)` (when
+the gateway has one and knows the price): crossing a limit cancels the call, closes its span with
+the tokens and cost used so far (which count in the run's usage) and raises `BudgetHit`.
 A node's `sim` param goes to the provider as metadata `sim`, except its `output` key ("sql" /
 "python"), sent as metadata `output`.
 """
@@ -18,20 +17,16 @@ A node's `sim` param goes to the provider as metadata `sim`, except its `output`
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Awaitable
 from typing import Any
 
-from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted, LLMStreamRestarted, LLMTokenDelta
+from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted
 from engine.graph.specs import DEFAULT_MODEL
-from engine.llm.prices import ModelPrice
-from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
-from engine.runtime.budget import BudgetHit, BudgetTracker
-from engine.runtime.hub import EventHub
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
+from engine.runtime.streaming import CallDeltas, TokenMeter
 
 NODE_RETRY_BACKOFF_S = 0.2
 
@@ -66,54 +61,6 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     raise AssertionError("unreachable")
 
 
-class _TokenMeter:
-    """One call's tokens in flight (prompt, then streamed deltas), counted against the token budgets
-    — and, at the model's per-token `price`, against the cost budgets — while it streams; crossing a
-    limit records the `BudgetHit` and cancels the call."""
-
-    def __init__(self, budget: BudgetTracker, node_key: str, model: str, node_max_tokens: int,
-                 node_max_cost: float, price: ModelPrice | None) -> None:
-        self.budget, self.node_key, self.model = budget, node_key, model
-        self.node_max, self.node_max_cost = node_max_tokens, node_max_cost
-        self.price = price if price is not None and budget.watches_cost(node_max_cost) else None
-        self.on = budget.watches_tokens(node_max_tokens) or self.price is not None
-        self.prompt = self.streamed = 0
-        self.hit: BudgetHit | None = None
-        self.stopped = False
-        self.call: asyncio.Future[LLMResponse] | None = None
-
-    def cost(self) -> float:
-        """What the tokens counted so far cost at the model's price (0.0 without one)."""
-        return self.price.cost(self.prompt, self.streamed) if self.price is not None else 0.0
-
-    def start(self, messages: list[dict[str, Any]]) -> None:
-        if self.on:
-            self.prompt = count_messages(messages, self.model)
-            self._add(self.prompt, self.prompt * self.price.input_per_token if self.price else 0.0)
-
-    def add_text(self, text: str) -> None:
-        if self.on and self.hit is None and not self.stopped:
-            tokens = count_text(text, self.model)
-            self.streamed += tokens
-            self._add(tokens, tokens * self.price.output_per_token if self.price else 0.0)
-
-    def _add(self, tokens: int, cost: float) -> None:
-        try:
-            self.budget.stream(self.node_key, tokens, self.node_max, cost, self.node_max_cost)
-        except BudgetHit as hit:
-            self.hit = hit
-            if self.call is not None:
-                self.call.cancel()
-        except asyncio.CancelledError:  # another node already exceeded the budget: the run is stopping
-            self.stopped = True
-            if self.call is not None:
-                self.call.cancel()
-
-    def settle(self) -> None:
-        if self.on:
-            self.budget.settle(self.node_key, self.prompt + self.streamed, self.cost())
-
-
 async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: str,
                    request: LLMRequest) -> LLMResponse:
     hub, budget = state.hub, state.budget
@@ -122,7 +69,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
     async with state.slots:
         budget.before_call(node_key, hub.elapsed())
         price_of = getattr(state.gateway, "price_of", None) if budget.watches_cost(node_max_cost) else None
-        meter = _TokenMeter(budget, node_key, request.model, node_max_tokens, node_max_cost,
+        meter = TokenMeter(budget, node_key, request.model, node_max_tokens, node_max_cost,
                             price_of(request) if price_of is not None else None)
         meter.start(request.messages)
         if meter.hit is not None or meter.stopped:
@@ -134,7 +81,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
         hub.emit(LLMCallStarted, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
                  request=request.to_record())
 
-        on_delta = _Deltas(hub, span, parent_span, meter)
+        on_delta = CallDeltas(hub, span, parent_span, meter)
 
         started = time.monotonic()
         if meter.on:  # a task of its own, so that crossing a token budget can cancel the call
@@ -174,36 +121,6 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
     finally:
         _announce(state, parent_span, node_max_tokens or node_max_cost)
     return response
-
-
-class _Deltas:
-    """The delta callback of one call: each delta becomes an `LLMTokenDelta` (and counts against the
-    token budgets); a retried stream's restart becomes an `LLMStreamRestarted` (the tokens the broken
-    attempt streamed still count: they were generated). A provider running in a worker thread may
-    call either there: the event is then emitted on the loop."""
-
-    def __init__(self, hub: EventHub, span: str, parent_span: str, meter: _TokenMeter) -> None:
-        self.hub, self.span, self.parent_span, self.meter = hub, span, parent_span, meter
-        self.loop, self.loop_thread = asyncio.get_running_loop(), threading.get_ident()
-
-    def __call__(self, text: str) -> None:
-        if threading.get_ident() == self.loop_thread:
-            self._delta(text)
-        else:
-            self.loop.call_soon_threadsafe(self._delta, text)
-
-    def restart(self, attempt: int) -> None:
-        if threading.get_ident() == self.loop_thread:
-            self._restart(attempt)
-        else:
-            self.loop.call_soon_threadsafe(self._restart, attempt)
-
-    def _delta(self, text: str) -> None:
-        self.hub.emit(LLMTokenDelta, span_id=self.span, parent_id=self.parent_span, text=text)
-        self.meter.add_text(text)
-
-    def _restart(self, attempt: int) -> None:
-        self.hub.emit(LLMStreamRestarted, span_id=self.span, parent_id=self.parent_span, attempt=attempt)
 
 
 def _announce(state: RunState, parent_span: str, node_limited: float) -> None:
