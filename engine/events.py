@@ -223,6 +223,7 @@ class HumanDecisionMade(Event):
     decision: Literal["approve", "reject", "edit"]
     edited: Any = None
     by: str = "user"
+    reason: str = ""  # why, when the person (or the front end deciding for them) said so
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,7 +18,7 @@ from app.cli import fmt
 
 if TYPE_CHECKING:
     from engine.runtime import HumanPolicy
-    from engine.runtime.control import HumanAnswer
+    from engine.runtime.control import HumanReply
 
 GateMode = Literal["ask", "approve", "reject", "no-terminal"]
 NO_TERMINAL_REASON = "rejected: no terminal to ask on and neither --auto-approve nor --auto-reject was given"
@@ -58,16 +58,20 @@ async def read_line(prompt: str) -> str | None:
     return await answer
 
 
-async def ask(node_id: str, prompt: str, artifact: Any) -> HumanAnswer:
-    """Show the question and the artifact; read approve / reject / edit (end of input rejects)."""
+async def ask(node_id: str, prompt: str, artifact: Any) -> HumanReply:
+    """Show the question and the artifact; read approve / reject (with an optional reason) / edit
+    (end of input rejects)."""
     print(f"\n=== {node_id} asks: {prompt}", flush=True)
     if artifact is not None:
         print(fmt.text(artifact), flush=True)
     while True:
         line = await read_line("approve, reject or edit? [a/r/e] ")
         choice = (line or "").strip().lower()
-        if line is None or choice in ("r", "reject", "n", "no"):
-            return "reject", None
+        if line is None:
+            return "reject", None, "end of input on the terminal"
+        if choice in ("r", "reject", "n", "no"):
+            why = await read_line("why (optional, kept in the trace)? ")
+            return "reject", None, (why or "").strip()
         if choice in ("a", "approve", "y", "yes"):
             return "approve", None
         if choice in ("e", "edit"):
@@ -87,11 +91,11 @@ def human_policy(mode: GateMode, reporter: Pausable) -> HumanPolicy:
 
     one_at_a_time = asyncio.Lock()  # concurrent gates take turns on the one terminal
 
-    async def decide(node_id: str, prompt: str, artifact: Any) -> HumanAnswer:
+    async def decide(node_id: str, prompt: str, artifact: Any) -> HumanReply:
         if mode == "no-terminal":
             print(f"triadic: {node_id} ({fmt.one_line(prompt, 80)}) {NO_TERMINAL_REASON}",
                   file=sys.stderr, flush=True)
-            return "reject", None
+            return "reject", None, NO_TERMINAL_REASON
         async with one_at_a_time:
             reporter.pause()
             try:

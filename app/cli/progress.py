@@ -118,7 +118,8 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
     if isinstance(e, ev.HumanDecisionRequested):
         return f"{board.row(e.node_id).title} ({e.node_id}) asks: {fmt.one_line(e.prompt)}"
     if isinstance(e, ev.HumanDecisionMade):
-        return f"{board.row(e.node_id).title} ({e.node_id}) human decision: {e.decision} by {e.by}"
+        why = f": {fmt.one_line(e.reason)}" if e.reason else ""
+        return f"{board.row(e.node_id).title} ({e.node_id}) human decision: {e.decision} by {e.by}{why}"
     if isinstance(e, ev.LogMessage) and e.level in ("warning", "error"):
         return f"{e.level}: {e.message}"
     if isinstance(e, ev.RunFinished):

@@ -4,7 +4,7 @@ Public API: `compile_workflow(wf, *, base_dir=None) -> RunPlan` (raises `Compile
 `Run(plan, *, gateway, inputs=None, store=None, model_overrides=None, human=None, run_id=None,
 tools=None, memory=None)` with `start()`, `await wait() -> RunResult`, `events()`, `cancel()`, `pause()`,
 `resume()`, `step()`, `set_breakpoint(node_id, on=True)`, `submit_human_decision(node_id, decision,
-edited=None)`, `state(node_id)`; `HumanPolicy`; `async execute(wf, **kw) -> RunResult`.
+edited=None, reason="")`, `state(node_id)`; `HumanPolicy`; `async execute(wf, **kw) -> RunResult`.
 
 Semantics:
 - Scheduling: a node starts when all its forward inputs are resolved; every ready node runs

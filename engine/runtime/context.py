@@ -22,7 +22,7 @@ from engine.events import (
     VerdictIssued,
 )
 from engine.llm.types import LLMResponse
-from engine.runtime.control import HumanAnswer
+from engine.runtime.control import HumanAnswer, HumanReply
 from engine.runtime.llmcall import call_llm, model_for
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
@@ -89,14 +89,15 @@ class NodeContext:
         self.emit(HumanDecisionRequested, node_id=self.key, prompt=prompt, artifact=artifact)
         by = "policy"
         if policy in ("approve", "reject"):
-            answer: HumanAnswer = (policy, None)  # type: ignore[assignment]
+            reply: HumanReply = (policy, None)  # type: ignore[assignment]
         elif self.state.human is not None:
-            answer = await self.state.human.answer(self.key, prompt, artifact)
+            reply = await self.state.human.answer(self.key, prompt, artifact)
         else:
-            answer, by = await self.state.control.wait_human(self.key), "user"
-        self.emit(HumanDecisionMade, node_id=self.key, decision=answer[0], edited=answer[1], by=by)
+            reply, by = await self.state.control.wait_human(self.key), "user"
+        reason = str(reply[2]) if len(reply) > 2 else ""  # type: ignore[misc]
+        self.emit(HumanDecisionMade, node_id=self.key, decision=reply[0], edited=reply[1], by=by, reason=reason)
         self.emit(NodeStateChanged, node_id=self.key, state="running", round=self.round)
-        return answer
+        return reply[0], reply[1]
 
     def toolbox(self) -> RunTools:
         """The run's tools: the registry given to the run (default: the built-ins) plus the MCP servers

@@ -14,18 +14,20 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 HumanChoice = Literal["approve", "reject", "edit"]
-HumanAnswer = tuple[HumanChoice, Any]
-HumanCallback = Callable[[str, str, Any], "HumanAnswer | Awaitable[HumanAnswer]"]
+HumanAnswer = tuple[HumanChoice, Any]  # what a role gets back: the decision and the edited value
+# what a front end answers: the decision, the edited value, and optionally why (kept in the trace)
+HumanReply = tuple[HumanChoice, Any] | tuple[HumanChoice, Any, str]
+HumanCallback = Callable[[str, str, Any], "HumanReply | Awaitable[HumanReply]"]
 
 
 @dataclass(frozen=True, slots=True)
 class HumanPolicy:
     """How headless runs answer human gates: always "approve", always "reject", or a callback
-    `(node_id, prompt, artifact) -> (decision, edited)` (sync or async)."""
+    `(node_id, prompt, artifact) -> (decision, edited)` or `(decision, edited, reason)` (sync or async)."""
 
     decide: Literal["approve", "reject"] | HumanCallback
 
-    async def answer(self, node_id: str, prompt: str, artifact: Any) -> HumanAnswer:
+    async def answer(self, node_id: str, prompt: str, artifact: Any) -> HumanReply:
         if self.decide == "approve" or self.decide == "reject":
             return self.decide, None
         result = self.decide(node_id, prompt, artifact)
@@ -40,7 +42,7 @@ class RunControl:
         self._resumed.set()
         self._steps = 0
         self.breakpoints: set[str] = set()
-        self.pending_human: dict[str, asyncio.Future[HumanAnswer]] = {}
+        self.pending_human: dict[str, asyncio.Future[HumanReply]] = {}
 
     @property
     def paused(self) -> bool:
@@ -76,15 +78,15 @@ class RunControl:
             if self._resumed.is_set():
                 return
 
-    def wait_human(self, node_id: str) -> asyncio.Future[HumanAnswer]:
-        future: asyncio.Future[HumanAnswer] = asyncio.get_running_loop().create_future()
+    def wait_human(self, node_id: str) -> asyncio.Future[HumanReply]:
+        future: asyncio.Future[HumanReply] = asyncio.get_running_loop().create_future()
         self.pending_human[node_id] = future
         return future
 
-    def decide(self, node_id: str, decision: HumanChoice, edited: Any = None) -> None:
+    def decide(self, node_id: str, decision: HumanChoice, edited: Any = None, reason: str = "") -> None:
         future = self.pending_human.pop(node_id, None)
         if future is None or future.done():
             raise ValueError(f"node {node_id!r} is not waiting for a human decision")
         if decision not in ("approve", "reject", "edit"):
             raise ValueError(f"decision must be approve, reject or edit, not {decision!r}")
-        future.set_result((decision, edited))
+        future.set_result((decision, edited, str(reason)))

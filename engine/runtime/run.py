@@ -91,8 +91,9 @@ class Run:
     def set_breakpoint(self, node_id: str, on: bool = True) -> None:
         (self.control.breakpoints.add if on else self.control.breakpoints.discard)(node_id)
 
-    def submit_human_decision(self, node_id: str, decision: HumanChoice, edited: Any = None) -> None:
-        self.control.decide(node_id, decision, edited)
+    def submit_human_decision(self, node_id: str, decision: HumanChoice, edited: Any = None, reason: str = "") -> None:
+        """Answer the human gate waiting at `node_id`; `reason` is kept in the trace with the decision."""
+        self.control.decide(node_id, decision, edited, reason)
 
     # -- the run itself ------------------------------------------------------------------------
     async def _main(self) -> RunResult:

@@ -126,7 +126,9 @@ def test_human_gate_without_terminal_rejects_with_reason(
     path = write_doc(tmp_path / "gated.triadic.json", _gated_doc())
     code, records, err = _run_json(["run", str(path), "--db", str(tmp_path / "t.db"), "--json"], capsys)
     assert "gate (Publish this?) rejected: no terminal to ask on and neither --auto-approve" in err
-    assert [r["decision"] for r in records if r["kind"] == "human_decided"] == ["reject"]
+    decided = [r for r in records if r["kind"] == "human_decided"]
+    assert [r["decision"] for r in decided] == ["reject"]
+    assert decided[0]["reason"].startswith("rejected: no terminal to ask on")  # why is in the trace too
     assert code == _exit_code_for(records)
 
 

@@ -4,7 +4,13 @@ import asyncio
 
 import pytest
 
-from engine.events import BudgetExceeded, HumanDecisionRequested, LLMCallFinished, LLMCallStarted
+from engine.events import (
+    BudgetExceeded,
+    HumanDecisionMade,
+    HumanDecisionRequested,
+    LLMCallFinished,
+    LLMCallStarted,
+)
 from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow, execute
 from tests.engine.runtime.fakes import FakeGateway, build
@@ -90,9 +96,12 @@ async def test_human_gate_waits_for_a_decision() -> None:
     assert request.artifact == "ship it"
     with pytest.raises(ValueError):
         run.submit_human_decision("out", "approve")
-    run.submit_human_decision("gate", "edit", "ship it carefully")
+    run.submit_human_decision("gate", "edit", "ship it carefully", reason="say how")
     result = await asyncio.wait_for(run.wait(), 5)
     assert result.outputs == {"result": "ship it carefully"} and result.verdicts[0].judge_model == "human"
+    decided = next(e for e in run.hub.history if isinstance(e, HumanDecisionMade))
+    assert (decided.decision, decided.edited, decided.by, decided.reason) == ("edit", "ship it carefully", "user",
+                                                                             "say how")
     wf.set_param("gate", "policy", "reject")
     result = await execute(wf, gateway=FakeGateway())
     # A rejected artifact reaches no Output: the run has no result, so it did not succeed.
@@ -185,3 +194,18 @@ async def test_a_node_that_finishes_within_its_deadline_is_untouched() -> None:
     wf.set_param("x1", "deadline_s", 5.0)  # type: ignore[attr-defined]
     result = await Run(compile_workflow(wf), gateway=FakeGateway(latency_s=0.01)).wait()  # type: ignore[arg-type]
     assert result.status == "succeeded"
+
+
+@pytest.mark.asyncio
+async def test_a_human_policy_may_say_why_and_the_reason_is_recorded() -> None:
+    from engine.runtime import HumanPolicy
+
+    wf = build([("in", "input", {}), ("gate", "human_gate", {}), ("out", "output", {})],
+               ["in.value->gate.subject", "gate.approved->out.value"])
+    for reply, reason in ((("reject", None, "numbers do not add up"), "numbers do not add up"),
+                          (("approve", None), "")):  # a (decision, edited) reply still works
+        run = Run(compile_workflow(wf), gateway=FakeGateway(), inputs={"goal": "ship it"},
+                  human=HumanPolicy(lambda node, prompt, artifact, r=reply: r))  # type: ignore[misc]
+        await run.wait()
+        decided = next(e for e in run.hub.history if isinstance(e, HumanDecisionMade))
+        assert (decided.decision, decided.by, decided.reason) == (reply[0], "policy", reason)
