@@ -103,4 +103,4 @@ def human_policy(mode: GateMode, reporter: Pausable) -> HumanPolicy:
             finally:
                 reporter.resume()
 
-    return HumanPolicy(decide)
+    return HumanPolicy(decide, by="user" if mode == "ask" else "policy")  # "ask": a person at the terminal

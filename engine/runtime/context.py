@@ -91,7 +91,7 @@ class NodeContext:
         if policy in ("approve", "reject"):
             reply: HumanReply = (policy, None)  # type: ignore[assignment]
         elif self.state.human is not None:
-            reply = await self.state.human.answer(self.key, prompt, artifact)
+            reply, by = await self.state.human.answer(self.key, prompt, artifact), self.state.human.by
         else:
             reply, by = await self.state.control.wait_human(self.key), "user"
         reason = str(reply[2]) if len(reply) > 2 else ""  # type: ignore[misc]

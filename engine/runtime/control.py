@@ -26,6 +26,7 @@ class HumanPolicy:
     `(node_id, prompt, artifact) -> (decision, edited)` or `(decision, edited, reason)` (sync or async)."""
 
     decide: Literal["approve", "reject"] | HumanCallback
+    by: str = "policy"  # who answers, as recorded with the decision: "user" when the callback asks a person
 
     async def answer(self, node_id: str, prompt: str, artifact: Any) -> HumanReply:
         if self.decide == "approve" or self.decide == "reject":
