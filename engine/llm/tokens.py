@@ -41,8 +41,10 @@ def encoding_name(model: str) -> str:
 
 @functools.cache
 def _encoding(name: str) -> tiktoken.Encoding:
+    from engine.llm.token_cache import load_encoding
+
     _use_bundled_bpe_files()
-    return tiktoken.get_encoding(name)
+    return load_encoding(name)
 
 
 @functools.lru_cache(maxsize=256)
