@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.events import BudgetExceeded, Event, NodeState, RunFinished, RunStarted, RunStatus, VerdictIssued
@@ -139,11 +139,12 @@ class Run:
                  tokens_in=result.tokens_in, tokens_out=result.tokens_out, cost_usd=result.cost_usd,
                  duration_s=result.duration_s)
         hub.close()
+        lost: list[str] = []
         if writer is not None:
             await asyncio.get_running_loop().run_in_executor(None, writer.close)
-            result.recording_errors.extend(getattr(writer, "errors", ()))
-        result.recording_errors.extend(f"a run event consumer failed: {e}" for e in hub.sink_errors)
-        return result
+            lost += getattr(writer, "errors", ())
+        lost += (f"a run event consumer failed: {e}" for e in hub.sink_errors)
+        return replace(result, recording_errors=lost) if lost else result
 
     def _open_store(self) -> Any:
         if self._store is None:
