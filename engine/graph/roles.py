@@ -17,11 +17,12 @@ _MAX_TOKENS = ParamSpec("max_tokens_budget", "int", 0, "Per-node token budget (0
 _MAX_COST = ParamSpec("max_cost_usd", "float", 0.0, "Per-node cost budget in USD (0 = none)", 0.0, 1e6)
 _RETRIES = ParamSpec("retries", "int", 2, "Retries on provider errors", 0, 10)
 _TIMEOUT = ParamSpec("timeout_s", "float", 60.0, "Timeout per call in seconds", 0.1, 3600.0)
+_MAX_CALLS = ParamSpec("max_calls_budget", "int", 0, "Per-node budget of model calls over the run (0 = none)", 0, 1e6)
 _DEADLINE = ParamSpec("deadline_s", "float", 0.0,
                       "Per-node wall-clock budget in seconds for one execution, its loops included (0 = none)",
                       0.0, 86400.0)
 _SIM = ParamSpec("sim", "json", {}, "Simulated-provider settings for sim/... models: latency_ms, tokens_per_s, faults, ...")
-_LLM = (_MODEL, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST, _DEADLINE, _SIM)
+_LLM = (_MODEL, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST, _MAX_CALLS, _DEADLINE, _SIM)
 
 _FEEDBACK = PortSpec("feedback", "verdict", help="Critic or verifier verdict asking for a revision")
 

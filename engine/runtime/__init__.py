@@ -32,9 +32,9 @@ Semantics:
 - Map: one call per item (cap `concurrency`); Reduce: concat or model; Vote: k samples, majority or
   judge-selected.
 - Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`,
-  `deadline_s`) are checked around every model call; token and cost limits also live while calls
-  stream (a call crossing one is cut off, its tokens and cost so far counted; cost at the gateway's
-  `price_of`), and deadlines (the run's, a node execution's) by a timer; the first hit emits
+  `max_calls_budget`, `deadline_s`) are checked around every model call; token and cost limits also
+  live while calls stream (a call crossing one is cut off, its tokens and cost so far counted; cost at
+  the gateway's `price_of`), and deadlines (the run's, a node execution's) by a timer; the first hit emits
   `BudgetExceeded`, cancels in-flight work (spans closed) and ends the run "budget_exceeded".
   `BudgetUpdated` follows each model call of a run (or node) that has a limit.
 - Judged artifacts: the other consumers of an author's output judged by a critic / verifier with a

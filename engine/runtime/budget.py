@@ -2,7 +2,8 @@
 
 Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
-Node limits come from the node's `max_tokens_budget` / `max_cost_usd` params (0 = none); a node's
+Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_calls_budget` params
+(0 = none; counted over the whole run, re-executions included); a node's
 `deadline_s` is enforced by the scheduler around its execution and recorded here through `hit`.
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
 flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
@@ -124,12 +125,14 @@ class BudgetTracker:
         return {"max_tokens": lim.max_tokens, "max_cost_usd": lim.max_cost_usd,
                 "deadline_s": lim.deadline_s, "max_turns": lim.max_turns}
 
-    def before_call(self, node_id: str, elapsed_s: float) -> None:
+    def before_call(self, node_id: str, elapsed_s: float, node_max_calls: int = 0) -> None:
         lim = self.limits
         if lim.deadline_s and elapsed_s > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
         if lim.max_turns and self.total.turns >= lim.max_turns:
             self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
+        if node_max_calls and self.nodes[node_id].turns >= node_max_calls:
+            self._hit("max_turns", node_max_calls, self.nodes[node_id].turns + 1, node_id, "node")
         self.total.turns += 1
         self.nodes[node_id].turns += 1
 

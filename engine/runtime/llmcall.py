@@ -66,8 +66,10 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
     hub, budget = state.hub, state.budget
     node_max_tokens = int(node.param("max_tokens_budget") or 0)
     node_max_cost = float(node.param("max_cost_usd") or 0.0)
+    node_max_calls = int(node.param("max_calls_budget") or 0)
+    node_limited = node_max_tokens or node_max_cost or node_max_calls
     async with state.slots:
-        budget.before_call(node_key, hub.elapsed())
+        budget.before_call(node_key, hub.elapsed(), node_max_calls)
         price_of = getattr(state.gateway, "price_of", None) if budget.watches_cost(node_max_cost) else None
         meter = TokenMeter(budget, node_key, request.model, node_max_tokens, node_max_cost,
                             price_of(request) if price_of is not None else None)
@@ -100,7 +102,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
                      cost_usd=meter.cost(), latency_s=time.monotonic() - started,
                      error=str(meter.hit) if cut else "cancelled", error_type="BudgetHit" if cut else "CancelledError")
             budget.commit(node_key, meter.prompt, meter.streamed, meter.cost())
-            _announce(state, parent_span, node_max_tokens or node_max_cost)
+            _announce(state, parent_span, node_limited)
             if cut and meter.hit is not None:
                 raise meter.hit from None
             raise
@@ -119,7 +121,7 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
         budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd,
                           node_max_tokens, node_max_cost)
     finally:
-        _announce(state, parent_span, node_max_tokens or node_max_cost)
+        _announce(state, parent_span, node_limited)
     return response
 
 

@@ -209,3 +209,16 @@ async def test_a_human_policy_may_say_why_and_the_reason_is_recorded() -> None:
         await run.wait()
         decided = next(e for e in run.hub.history if isinstance(e, HumanDecisionMade))
         assert (decided.decision, decided.by, decided.reason) == (reply[0], "policy", reason)
+
+
+@pytest.mark.asyncio
+async def test_a_node_call_budget_stops_the_run_at_the_call_over_it() -> None:
+    wf = build([("in", "input", {"default": "pick one"}), ("v", "vote", {"k": 3, "max_calls_budget": 2}),
+                ("out", "output", {})], ["in.value->v.task", "v.result->out.value"])
+    gateway = FakeGateway()
+    run = Run(compile_workflow(wf), gateway=gateway)  # type: ignore[arg-type]
+    result = await run.wait()
+    assert result.status == "budget_exceeded" and len(gateway.requests) == 2  # the third sample is never sent
+    assert result.reason == "node max_turns budget exceeded at node v: 3 turns > limit 2 turns"
+    hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
+    assert (hit.budget, hit.limit, hit.node_id) == ("max_turns", 2, "v")
