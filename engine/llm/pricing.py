@@ -17,6 +17,9 @@ def call_price(request: LLMRequest, sim: SimConfig, table: PriceTable) -> ModelP
     model: str | None = request.model
     if request.model.startswith("sim/"):
         model = priced_model(request.model, sim.merged(request.metadata.get("sim"), model=request.model))
-    if model is None:
-        return None
+    return None if model is None else model_price(model, table)
+
+
+def model_price(model: str, table: PriceTable) -> ModelPrice | None:
+    """`model`'s per-token price: litellm's bundled price map first, then the user's table."""
     return bundled_price(model) or table.get(model)

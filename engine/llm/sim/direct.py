@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from engine.llm.prices import ModelPrice, PriceTable, bundled_price
+from engine.llm.prices import ModelPrice, PriceTable
+from engine.llm.pricing import call_price, model_price
 from engine.llm.retry import Backoff, with_retries
 from engine.llm.sim.config import SimConfig
 from engine.llm.sim.responder import simulate
@@ -40,7 +41,7 @@ def sim_price(price_model: str | None, tokens_in: int, tokens_out: int, table: P
     """(cost, priced) of a sim call: free for `sim/default`, else the bundled price, else the table."""
     if price_model is None:
         return 0.0, True
-    price = bundled_price(price_model) or table.get(price_model)
+    price = model_price(price_model, table)
     return (0.0, False) if price is None else (price.cost(tokens_in, tokens_out), True)
 
 
@@ -55,8 +56,6 @@ class SimGateway:
 
     def price_of(self, request: LLMRequest) -> ModelPrice | None:
         """The per-token price `request` will be charged at (None: free or unknown), before the call."""
-        from engine.llm.pricing import call_price
-
         return call_price(request, self.sim, self.prices)
 
     async def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> LLMResponse:
