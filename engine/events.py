@@ -263,5 +263,10 @@ def event_from_record(record: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(str(record.get("kind")))
     if cls is None:
         raise ValueError(f"unknown event kind {record.get('kind')!r}")
-    names = {f.name for f in fields(cls)}
+    names = _FIELD_NAMES[cls]
     return cls(**{k: v for k, v in record.items() if k in names})
+
+
+_FIELD_NAMES: dict[type[Event], frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()
+}

@@ -5,8 +5,10 @@
 frozen records. `default_db_path()` is where the app keeps its database (env `TRIADIC_DB` overrides).
 
 Layout: `tables` (schema as SQLModel tables), `migrations` (ordered upgrade steps, PRAGMA
-user_version), `codec` (compact JSON, delta chunks, call keys), `rows` (events → rows), `batch`
-(one transaction per batch), `writer` (background thread), `queries` (read side), `store`.
+user_version; `legacy_v2` reads the old layout for them), `segments` (events packed per batch),
+`codec` (compact JSON, call keys), `rows` (run, memory and verdict rows), `batch` (one transaction
+per batch), `writer` (background thread), `queries` (read side), `spans` / `calls` (derived from the
+events), `store`.
 
 Invariant: the writer consumes `Event` objects and nothing else; no secrets are ever stored.
 Importing this package imports SQLAlchemy (it is not imported by `engine/__init__`).

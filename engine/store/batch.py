@@ -1,8 +1,9 @@
-"""Writes one batch of events in one transaction: one `executemany` per statement.
+"""Writes one batch of events in one transaction: a segment row per run, plus the few derived rows.
 
-Statements are built with SQLAlchemy Core (sqlmodel tables) and compiled once to SQL; each batch
-then runs them through the driver's `executemany` with plain tuples (no per-row Core processing);
-the plain inserts of events and token-delta chunks go as multi-row VALUES lists.
+Each run's events of the batch are packed into event segments (`engine.store.segments`, at most
+`SEGMENT_EVENTS` events each); run rows, memory entries and verdicts come from `engine.store.rows`.
+Statements are built with SQLAlchemy Core (sqlmodel tables) and compiled once to SQL; each batch runs
+them through the driver's `executemany` with plain tuples (no per-row Core processing).
 
 Invariants:
 - a batch commits entirely or not at all; when it fails, each event is retried in its own
@@ -15,67 +16,27 @@ Invariants:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, literal_column, null, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, null, select, update
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as upsert
 
 from engine.events import Event, RunStarted
-from engine.store.rows import EVENT_COLUMNS, RUN_STARTED_KEYS, RowCollector, RunContext, run_started_row
-from engine.store.tables import (
-    DELTA_CHUNKS,
-    EVENTS,
-    MEMORY_ENTRIES,
-    RECORDED_CALLS,
-    RUNS,
-    SPANS,
-    VERDICTS,
-    WORKFLOWS,
-)
+from engine.store.rows import RUN_STARTED_KEYS, BatchRows, RunContext, run_started_row
+from engine.store.segments import SEGMENT_EVENTS, encode_segment, segment_bounds
+from engine.store.tables import EVENT_SEGMENTS, MEMORY_ENTRIES, RUNS, VERDICTS, WORKFLOWS
 
 Item = tuple[Event, float]  # the event and the wall-clock time it was appended
 
 
-_EMPTY: Any = literal_column("''")
-
-
-def _spans_upsert() -> Any:
-    stmt = upsert(SPANS)
-    new, old = stmt.excluded, SPANS.c
-    return stmt.on_conflict_do_update(index_elements=["run_pk", "span_id"], set_={
-        "parent_id": func.coalesce(old.parent_id, new.parent_id),
-        "name": func.coalesce(func.nullif(new.name, _EMPTY), old.name),
-        "node_id": func.coalesce(old.node_id, new.node_id),
-        "start_ts": func.coalesce(old.start_ts, new.start_ts),
-        "end_ts": func.coalesce(new.end_ts, old.end_ts),
-        "status": func.coalesce(func.nullif(new.status, _EMPTY), old.status),
-        "tokens_in": old.tokens_in + new.tokens_in,
-        "tokens_out": old.tokens_out + new.tokens_out,
-        "cost_usd": old.cost_usd + new.cost_usd,
-        "attrs": func.json_patch(old.attrs, new.attrs),
-    })
-
-
-def _calls_upsert(columns: Sequence[str]) -> Any:
-    stmt = upsert(RECORDED_CALLS)
-    return stmt.on_conflict_do_update(
-        index_elements=["run_pk", "span_id"], set_={c: stmt.excluded[c] for c in columns}
-    )
-
-
-_SPANS_UPSERT = _spans_upsert()
-_CALLS_STARTED = _calls_upsert(["call_key", "kind", "node_id", "name", "request", "started_seq"])
-_CALLS_FINISHED = _calls_upsert(["response", "error", "error_type", "finished_seq"])
-_CALLS_COMPLETE = _calls_upsert(["call_key", "kind", "node_id", "name", "request", "started_seq", "response", "error",
-                                 "error_type", "finished_seq"])
 _RUN_INCREMENT = update(RUNS).where(RUNS.c.pk == bindparam("b_pk")).values(
     tokens_in=RUNS.c.tokens_in + bindparam("d_in"), tokens_out=RUNS.c.tokens_out + bindparam("d_out"),
     cost_usd=RUNS.c.cost_usd + bindparam("d_cost"),
 )
+
+
 def _upsert_excluded(table: Any, key: str, columns: Sequence[str]) -> Any:
     stmt = upsert(table)
     return stmt.on_conflict_do_update(index_elements=[key], set_={c: stmt.excluded[c] for c in columns})
@@ -83,13 +44,16 @@ def _upsert_excluded(table: Any, key: str, columns: Sequence[str]) -> Any:
 
 _WORKFLOW_UPSERT = _upsert_excluded(WORKFLOWS, "id", ["name", "updated_at"])
 _RUN_UPSERT = _upsert_excluded(RUNS, "id", [k for k in RUN_STARTED_KEYS if k != "id"])
-_EVENTS_INSERT = insert(EVENTS)
-_CHUNKS_INSERT = insert(DELTA_CHUNKS)
+_SEGMENTS_INSERT = insert(EVENT_SEGMENTS)
+_SEGMENT_KEYS = ("run_pk", "first_seq", "last_seq", "count", "last_ts", "data")
 _MEMORY_INSERT = insert(MEMORY_ENTRIES)
 _VERDICTS_INSERT = insert(VERDICTS)
 _DIALECT = sqlite_dialect(paramstyle="qmark")
 _RUN_FINISH = update(RUNS).where(RUNS.c.pk == bindparam("b_pk")).values(owner_pid=null())
-_RUN_LOOKUP = select(RUNS.c.pk, RUNS.c.workflow_id).where(RUNS.c.id == bindparam("b_id"))
+_RUN_LOOKUP = select(
+    RUNS.c.pk, RUNS.c.workflow_id,
+    select(func.max(EVENT_SEGMENTS.c.last_seq)).where(EVENT_SEGMENTS.c.run_pk == RUNS.c.pk).scalar_subquery(),
+).where(RUNS.c.id == bindparam("b_id"))
 # SQL of the statements above per bound-key set, shared by every writer (the statements are module constants,
 # so their ids are stable): a run's first batch does not pay SQLAlchemy's compiler
 _SQL: dict[tuple[int, tuple[str, ...]], tuple[str, tuple[str, ...]]] = {}
@@ -120,24 +84,55 @@ class BatchWriter:
 
     def _write_once(self, items: Sequence[Item], errors: list[str]) -> int:
         learned: dict[str, RunContext] = {}
-        rows = RowCollector()
-        stored = 0
-        last_run: tuple[str, RunContext] | None = None
+        rows = BatchRows()
+        per_run: dict[int, list[Event]] = {}
+        seqs: dict[int, set[int]] = {}  # run pk -> the seqs this batch takes
+        last_run: tuple[str, RunContext, list[Event], set[int]] | None = None
         with self._engine.begin() as conn:
             for event, wall_time in items:
                 try:
                     if last_run is not None and last_run[0] == event.run_id and not isinstance(event, RunStarted):
-                        run = last_run[1]
+                        _, run, events, taken = last_run
                     else:
                         run = self._run(conn, event, wall_time, learned)
-                        last_run = (event.run_id, run)
+                        events, taken = per_run.setdefault(run.pk, []), seqs.setdefault(run.pk, set())
+                        last_run = (event.run_id, run, events, taken)
+                    seq = event.seq
+                    if seq in taken or (run.last_seq is not None and seq <= run.last_seq):
+                        errors.append(_describe_why(event, f"seq {seq} is already stored (the run's events "
+                                                           f"are stored up to seq {run.last_seq or max(taken)})"))
+                        continue
                     rows.add(event, run, wall_time)
-                    stored += 1
                 except (TypeError, ValueError, OverflowError, RecursionError) as exc:
                     errors.append(_describe(event, exc))
-            self._execute(conn, rows)
+                    continue
+                taken.add(seq)
+                events.append(event)
+            segments, stored = self._segments(per_run, errors)
+            self._execute(conn, rows, segments)
+        contexts = {run.pk: run for run in (*self._runs.values(), *learned.values())}
+        for pk, taken in seqs.items():  # learned only once committed
+            if taken:
+                contexts[pk].last_seq = max(taken)
         self._runs.update(learned)
         return stored
+
+    @staticmethod
+    def _segments(per_run: dict[int, list[Event]], errors: list[str]) -> tuple[list[tuple[Any, ...]], int]:
+        segments: list[tuple[Any, ...]] = []
+        stored = 0
+        for pk, events in per_run.items():
+            for i in range(0, len(events), SEGMENT_EVENTS):
+                chunk = events[i:i + SEGMENT_EVENTS]
+                data, failed = encode_segment(chunk)
+                if failed:
+                    errors += [_describe_why(event, why) for event, why in failed]
+                    lost = {id(event) for event, _ in failed}
+                    chunk = [event for event in chunk if id(event) not in lost]
+                if data is not None and chunk:
+                    segments.append((pk, *segment_bounds(chunk), data))
+                    stored += len(chunk)
+        return segments, stored
 
     def _run(self, conn: Connection, event: Event, wall_time: float, learned: dict[str, RunContext]) -> RunContext:
         if isinstance(event, RunStarted):
@@ -155,21 +150,17 @@ class BatchWriter:
         if found is None:
             conn.execute(insert(RUNS).values(id=event.run_id, reason="events stored without a RunStarted"))
             found = conn.exec_driver_sql(lookup, (event.run_id,)).one()
-        learned[event.run_id] = RunContext(pk=int(found[0]), workflow_id=str(found[1]))
+        learned[event.run_id] = RunContext(pk=int(found[0]), workflow_id=str(found[1]),
+                                           last_seq=None if found[2] is None else int(found[2]))
         return learned[event.run_id]
 
-    def _execute(self, conn: Connection, rows: RowCollector) -> None:
-        if rows.events:
-            _insert_rows(conn, self._events_sql(), rows.events)
-        chunks = rows.delta_chunks()
-        if chunks:
-            sql, order = self._compiled(_CHUNKS_INSERT, chunks[0])
-            _insert_rows(conn, sql, [tuple([row[k] for k in order]) for row in chunks])
+    def _execute(self, conn: Connection, rows: BatchRows, segments: list[tuple[Any, ...]]) -> None:
+        if segments:
+            sql, order = self._compiled(_SEGMENTS_INSERT, dict.fromkeys(_SEGMENT_KEYS))
+            if order != _SEGMENT_KEYS:
+                raise RuntimeError(f"segments insert binds {order}, rows are {_SEGMENT_KEYS}")
+            conn.exec_driver_sql(sql, segments)
         steps: list[tuple[Any, list[dict[str, Any]]]] = [
-            (_SPANS_UPSERT, rows.spans),
-            (_CALLS_STARTED, rows.calls_started),
-            (_CALLS_COMPLETE, rows.calls_complete),
-            (_CALLS_FINISHED, rows.calls_finished),
             (_MEMORY_INSERT, rows.memory),
             (_VERDICTS_INSERT, rows.verdicts),
             (_RUN_INCREMENT, rows.run_increments),
@@ -179,13 +170,6 @@ class BatchWriter:
             if params:
                 sql, order = self._compiled(statement, params[0])
                 conn.exec_driver_sql(sql, [tuple([row[k] for k in order]) for row in params])
-
-    def _events_sql(self) -> str:
-        """The events insert for rows that are tuples in `EVENT_COLUMNS` order."""
-        sql, order = self._compiled(_EVENTS_INSERT, dict.fromkeys(EVENT_COLUMNS))
-        if order != EVENT_COLUMNS:
-            raise RuntimeError(f"events insert binds {order}, rows are {EVENT_COLUMNS}")
-        return sql
 
     def _compiled(self, statement: Any, sample: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
         """The Core statement's SQL (qmark style) for rows with `sample`'s keys, compiled once."""
@@ -201,31 +185,12 @@ class BatchWriter:
         return found
 
 
-ROWS_PER_STATEMENT = 100  # rows of one multi-row INSERT (7 columns × 100 stays far below SQLite's variable limit)
-
-
-def _insert_rows(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """Run the one-row plain INSERT `sql` for every row, `ROWS_PER_STATEMENT` rows per statement:
-    a multi-row VALUES list binds the same values with far fewer statement steps than executemany."""
-    full = len(rows) // ROWS_PER_STATEMENT
-    if full:
-        conn.exec_driver_sql(_multi_row(sql, ROWS_PER_STATEMENT), [
-            tuple(chain.from_iterable(rows[i * ROWS_PER_STATEMENT:(i + 1) * ROWS_PER_STATEMENT])) for i in range(full)])
-    rest = rows[full * ROWS_PER_STATEMENT:]
-    if rest:
-        conn.exec_driver_sql(_multi_row(sql, len(rest)), tuple(chain.from_iterable(rest)))
-
-
-@functools.lru_cache(maxsize=64)
-def _multi_row(sql: str, count: int) -> str:
-    head, values = sql.rsplit(" VALUES ", 1)
-    if not (values.startswith("(") and values.endswith(")")):
-        raise RuntimeError(f"not a plain one-row INSERT: {sql}")
-    return f"{head} VALUES {', '.join([values] * count)}"
-
-
 def _describe(event: Event, exc: BaseException) -> str:
     cause = str(getattr(exc, "orig", None) or exc)  # the driver's message, not SQLAlchemy's SQL dump
     if len(cause) > 300:
         cause = cause[:300] + "..."
     return f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: {type(exc).__name__}: {cause}"
+
+
+def _describe_why(event: Event, why: str) -> str:
+    return f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: {why}"

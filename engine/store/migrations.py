@@ -21,8 +21,10 @@ from pathlib import Path
 
 from sqlalchemy import Connection
 
-from engine.store.codec import pack_deltas
+from engine.store import legacy_v2
+from engine.store.legacy_v2 import pack_deltas
 from engine.store.records import StoreOpenError
+from engine.store.segments import SEGMENT_EVENTS, encode_segment, segment_bounds
 
 APPLICATION_ID = 0x54524941  # "TRIA"
 
@@ -125,6 +127,31 @@ def _v1_to_v2(conn: Connection) -> None:
     conn.exec_driver_sql("DELETE FROM events WHERE kind = 'llm_delta'")
 
 
+SEGMENTS_TABLE = """CREATE TABLE event_segments (
+    run_pk INTEGER NOT NULL REFERENCES runs(pk) ON DELETE CASCADE, first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL, count INTEGER NOT NULL, last_ts REAL NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (run_pk, first_seq))"""
+
+
+def _v2_to_v3(conn: Connection) -> None:
+    """Events and token deltas move into packed, compressed `event_segments` (one row per batch, about
+    5× smaller); spans and recorded calls are no longer tables but derived from the events on read."""
+    conn.exec_driver_sql(SEGMENTS_TABLE)
+    for run_pk, run_id in conn.exec_driver_sql("SELECT pk, id FROM runs ORDER BY pk").all():
+        events = legacy_v2.load_run_events(conn, run_pk, run_id)
+        for i in range(0, len(events), SEGMENT_EVENTS):
+            chunk = events[i:i + SEGMENT_EVENTS]
+            data, failed = encode_segment(chunk)
+            if failed or data is None:
+                event, why = failed[0]
+                raise ValueError(f"run {run_id}: event seq {event.seq} ({event.kind}) cannot be converted: {why}")
+            conn.exec_driver_sql(
+                "INSERT INTO event_segments (run_pk, first_seq, last_seq, count, last_ts, data) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (run_pk, *segment_bounds(chunk), data))
+    for table in ("events", "delta_chunks", "spans", "recorded_calls"):
+        conn.exec_driver_sql(f"DROP TABLE {table}")
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     to_version: int
@@ -135,6 +162,7 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _v0_to_v1),
     Migration(2, "token deltas packed per span in delta_chunks", _v1_to_v2),
+    Migration(3, "events in packed, compressed segments; spans and calls derived", _v2_to_v3),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].to_version
 

@@ -3,8 +3,8 @@
 A run row records the pid of the process whose writer stored its RunStarted (`owner_pid`, cleared at
 RunFinished). At open, a running run is orphaned unless its owner is this process with a writer still
 open, or another process that is still alive (so a GUI opening the DB never interrupts a live CLI
-run). Orphaned runs get status "interrupted", a reason, a duration up to their last stored event, and
-their unfinished spans the status "interrupted". Known limit: a recycled pid of an unrelated live
+run). Orphaned runs get status "interrupted", a reason and a duration up to their last stored event;
+their unfinished spans then read "interrupted" (spans are derived from the events, see `engine.store.spans`). Known limit: a recycled pid of an unrelated live
 process keeps the run "running" until that process ends; on Windows every orphan is marked (no
 cheap liveness probe there).
 """
@@ -16,7 +16,7 @@ import sys
 
 from sqlalchemy import Connection, func, select, update
 
-from engine.store.tables import EVENTS, RUNS, SPANS
+from engine.store.tables import EVENT_SEGMENTS, RUNS
 from engine.store.writer import writers_open_in_process
 
 INTERRUPTED_REASON = "the process writing this run ended before the run finished (killed or crashed)"
@@ -42,9 +42,9 @@ def recover_orphaned_runs(conn: Connection) -> list[str]:
     for pk, run_id, pid in rows:
         if pid is not None and ((pid == os.getpid() and own_live) or (pid != os.getpid() and process_alive(pid))):
             continue
-        last_ts = conn.execute(select(func.max(EVENTS.c.ts)).where(EVENTS.c.run_pk == pk)).scalar_one()
+        seg = EVENT_SEGMENTS.c
+        last_ts = conn.execute(select(func.max(seg.last_ts)).where(seg.run_pk == pk)).scalar_one()
         conn.execute(update(RUNS).where(RUNS.c.pk == pk).values(
             status="interrupted", reason=INTERRUPTED_REASON, owner_pid=None, duration_s=float(last_ts or 0.0)))
-        conn.execute(update(SPANS).where(SPANS.c.run_pk == pk, SPANS.c.end_ts.is_(None)).values(status="interrupted"))
         orphaned.append(str(run_id))
     return orphaned

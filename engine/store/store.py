@@ -12,7 +12,6 @@ workflow/global memory. Never writes secrets: it stores only what events and doc
 
 from __future__ import annotations
 
-import struct
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -40,8 +39,7 @@ from engine.store.records import (
 )
 from engine.store.recovery import recover_orphaned_runs
 from engine.store.tables import (
-    DELTA_CHUNKS,
-    EVENTS,
+    EVENT_SEGMENTS,
     MEMORY_ENTRIES,
     RUNS,
     WORKFLOW_VERSIONS,
@@ -68,6 +66,13 @@ def _save_workflow_sql() -> str:
 _SAVE_WORKFLOW_SQL = _save_workflow_sql()
 _SAVE_VERSION_SQL = _compiled(upsert(WORKFLOW_VERSIONS).on_conflict_do_nothing(index_elements=["hash"]),
                               ("hash", "workflow_id", "created_at", "doc"))
+
+
+def _document_text(doc: dict[str, Any]) -> str:
+    try:
+        return canonical_json(doc)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"workflow document cannot be stored: {exc}") from exc
 
 
 class TraceStore:
@@ -115,15 +120,15 @@ class TraceStore:
     def save_workflow(self, doc: dict[str, Any], *, workflow_hash: str | None = None) -> str:
         """Store the workflow document once per distinct hash; returns the version hash."""
         self._check_open()
-        try:
-            text = canonical_json(doc)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"workflow document cannot be stored: {exc}") from exc
-        version = workflow_hash or sha256_hex(text)
         wf_id, name, now = str(doc.get("id") or ""), str(doc.get("name") or ""), time.time()
         with self._write_engine.begin() as conn:
+            known = workflow_hash is not None and conn.exec_driver_sql(
+                "SELECT 1 FROM workflow_versions WHERE hash = ?", (workflow_hash,)).first() is not None
+            text = "" if known else _document_text(doc)  # a version run again is not encoded again
+            version = workflow_hash or sha256_hex(text)
             conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (wf_id, name, version, now, now))
-            conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, text))
+            if not known:
+                conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, text))
         return version
 
     def delete_run(self, run_id: str) -> bool:
@@ -160,8 +165,7 @@ class TraceStore:
     ) -> Iterator[Event]:
         """The run's stored events in seq order (optionally only `kinds`, and a seq range).
 
-        Token deltas come back from their chunks and call bodies from `recorded_calls`, so the result
-        equals what was appended. An unknown run yields nothing.
+        The result equals what was appended. An unknown run yields nothing.
         """
         if isinstance(kinds, str):
             kinds = [kinds]
@@ -176,11 +180,9 @@ class TraceStore:
             found = self._resolve(conn, run_id)
             if found is None:
                 return 0
-            plain = conn.execute(select(func.count()).where(EVENTS.c.run_pk == found[0])).scalar_one()
-            heads = conn.execute(select(func.substr(DELTA_CHUNKS.c.data, 1, 5))
-                                 .where(DELTA_CHUNKS.c.run_pk == found[0])).scalars()
-            deltas = sum(struct.unpack("<BI", head)[1] for head in heads)
-        return int(plain) + int(deltas)
+            count = conn.execute(select(func.sum(EVENT_SEGMENTS.c.count))
+                                 .where(EVENT_SEGMENTS.c.run_pk == found[0])).scalar_one()
+        return int(count or 0)
 
     def spans(self, run_id: str) -> list[SpanRecord]:
         with self._read() as conn:

@@ -8,18 +8,16 @@ Invariants:
 - every run-owned table cascades on `runs.pk` delete; workflow versions are shared and never
   deleted with a run;
 - JSON columns are TEXT holding compact JSON written by `engine.store.codec`;
-- token deltas are not rows of `events`: they are packed per span into `delta_chunks`;
-- `spans` (small rows) is WITHOUT ROWID (key stored once); tables whose rows can be large (event
-  payloads with artifacts, call bodies, delta chunks, verdict claims) are rowid tables, which store
-  big rows without the B-tree overflow waste WITHOUT ROWID has.
+- events (token deltas included) are not rows: each batch of a run's events is one `event_segments`
+  row (`engine.store.segments`); spans and recorded calls are derived from the events on read;
+- tables whose rows can be large (segments, verdict claims, memory values) are rowid tables, which
+  store big rows without the B-tree overflow waste WITHOUT ROWID has.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import Table
 from sqlmodel import Field, SQLModel
-
-_NO_ROWID = {"sqlite_with_rowid": False}
 
 
 class WorkflowRow(SQLModel, table=True):
@@ -63,59 +61,14 @@ class RunRow(SQLModel, table=True):
     owner_pid: int | None = None
 
 
-class EventRow(SQLModel, table=True):
-    __tablename__ = "events"
-    run_pk: int = Field(foreign_key="runs.pk", primary_key=True, ondelete="CASCADE")
-    seq: int = Field(primary_key=True)
-    ts: float
-    kind: str
-    span_id: str | None = None
-    parent_id: str | None = None
-    payload: str
-
-
-class DeltaChunkRow(SQLModel, table=True):
-    __tablename__ = "delta_chunks"
+class EventSegmentRow(SQLModel, table=True):
+    __tablename__ = "event_segments"
     run_pk: int = Field(foreign_key="runs.pk", primary_key=True, ondelete="CASCADE")
     first_seq: int = Field(primary_key=True)
     last_seq: int
-    span_id: str | None = None
-    parent_id: str | None = None
+    count: int
+    last_ts: float
     data: bytes
-
-
-class SpanRow(SQLModel, table=True):
-    __tablename__ = "spans"
-    __table_args__ = _NO_ROWID
-    run_pk: int = Field(foreign_key="runs.pk", primary_key=True, ondelete="CASCADE")
-    span_id: str = Field(primary_key=True)
-    parent_id: str | None = None
-    kind: str
-    name: str = ""
-    node_id: str | None = None
-    start_ts: float | None = None
-    end_ts: float | None = None
-    status: str = ""
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost_usd: float = 0.0
-    attrs: str = "{}"
-
-
-class RecordedCallRow(SQLModel, table=True):
-    __tablename__ = "recorded_calls"
-    run_pk: int = Field(foreign_key="runs.pk", primary_key=True, ondelete="CASCADE")
-    span_id: str = Field(primary_key=True)
-    call_key: str = Field(default="", index=True)
-    kind: str
-    node_id: str = ""
-    name: str = ""
-    request: str | None = None
-    response: str | None = None
-    error: str | None = None
-    error_type: str | None = None
-    started_seq: int | None = None
-    finished_seq: int | None = None
 
 
 class MemoryEntryRow(SQLModel, table=True):
@@ -161,12 +114,9 @@ def table(model: type[SQLModel]) -> Table:
 WORKFLOWS = table(WorkflowRow)
 WORKFLOW_VERSIONS = table(WorkflowVersionRow)
 RUNS = table(RunRow)
-EVENTS = table(EventRow)
-DELTA_CHUNKS = table(DeltaChunkRow)
-SPANS = table(SpanRow)
-RECORDED_CALLS = table(RecordedCallRow)
+EVENT_SEGMENTS = table(EventSegmentRow)
 MEMORY_ENTRIES = table(MemoryEntryRow)
 VERDICTS = table(VerdictRow)
 ALL_TABLES = (
-    WORKFLOWS, WORKFLOW_VERSIONS, RUNS, EVENTS, DELTA_CHUNKS, SPANS, RECORDED_CALLS, MEMORY_ENTRIES, VERDICTS,
+    WORKFLOWS, WORKFLOW_VERSIONS, RUNS, EVENT_SEGMENTS, MEMORY_ENTRIES, VERDICTS,
 )

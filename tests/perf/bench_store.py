@@ -106,8 +106,8 @@ def measure_writer(workdir: Path, runs: list[list[ev.Event]], batch_size: int) -
     return total / elapsed, db_size(path), total / cpu
 
 
-def delta_bytes(workdir: Path, runs: list[list[ev.Event]]) -> float:
-    """Bytes the token deltas take (their chunk table's pages) per delta, from SQLite's dbstat."""
+def segment_bytes(workdir: Path, runs: list[list[ev.Event]]) -> float:
+    """Bytes the event segments take (their table's pages, from SQLite's dbstat) per event."""
     path = workdir / "dbstat.db"
     with TraceStore(path) as store, store.writer() as writer:
         for run in runs:
@@ -115,10 +115,9 @@ def delta_bytes(workdir: Path, runs: list[list[ev.Event]]) -> float:
                 writer.append(event)
     db_size(path)
     conn = sqlite3.connect(path)
-    (chunk_bytes,) = conn.execute("SELECT sum(pgsize) FROM dbstat WHERE name = 'delta_chunks'").fetchone()
+    (pages,) = conn.execute("SELECT sum(pgsize) FROM dbstat WHERE name = 'event_segments'").fetchone()
     conn.close()
-    deltas = sum(1 for r in runs for e in r if isinstance(e, ev.LLMTokenDelta))
-    return float(chunk_bytes) / deltas
+    return float(pages) / sum(len(r) for r in runs)
 
 
 def measure_naive(workdir: Path, events: list[ev.Event]) -> tuple[float, int]:
@@ -156,7 +155,7 @@ def main() -> None:
             naive_rates.append(naive_rate)
             naive_sizes.append(naive_size / NAIVE_EVENTS)
         small_sizes = [measure_writer(workdir, runs, 20)[1] for _ in range(2)]
-        per_delta = delta_bytes(workdir, runs)
+        per_event_segments = segment_bytes(workdir, runs)
         no_deltas = [[e for e in make_run(f'heavy-{i:03d}') if not isinstance(e, ev.LLMTokenDelta)] for i in range(32)]
         heavy = statistics.median(measure_writer(workdir, no_deltas, 1000)[0] for _ in range(3))
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else -1.0
@@ -171,9 +170,8 @@ def main() -> None:
          note="the same runs without token deltas: node states, calls with bodies, verdicts, memory")
     emit("store_bytes_per_event", per_event, "bytes", peer="naive full-record row", peer_value=round(naive_per_event, 1),
          ratio=round(naive_per_event / per_event, 2))
-    emit("store_bytes_per_token_delta", per_delta, "bytes", note="packed per span in delta_chunks")
-    other = (statistics.median(sizes) - per_delta * deltas) / (total - deltas)
-    emit("store_bytes_per_other_event", other, "bytes", note="incl. spans, recorded calls, verdicts, memory")
+    emit("store_segment_bytes_per_event", per_event_segments, "bytes",
+         note="events (token deltas included) packed and compressed per batch in event_segments")
     emit("store_bytes_per_event_live_batches_of_20", statistics.median(small_sizes) / total, "bytes")
     emit("store_db_size_per_run", statistics.median(sizes) / RUNS / 1024, "KiB", events_per_run=total // RUNS)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 
 import pytest
@@ -30,19 +31,22 @@ def test_bad_payload_is_reported_and_the_rest_of_the_batch_lands(store: TraceSto
     bad = ev.NodeOutput(run_id="run-0001", seq=10_000, ts=1.0, node_id="x", port="p", value=object())
     nan = ev.BudgetUpdated(run_id="run-0001", seq=10_001, ts=1.0, tokens=1, cost_usd=float("nan"), elapsed_s=0)
     errors = write_all(store, [*events[:10], bad, nan, *events[10:]], batch_size=5000)
-    assert len(errors) == 2
-    assert "seq 10000 (node_output)" in errors[0] and "not stored" in errors[0]
-    assert "seq 10001 (budget)" in errors[1]
-    assert list(store.iter_events("run-0001")) == events
+    assert len(errors) == 1
+    assert "seq 10000 (node_output)" in errors[0] and "not stored" in errors[0] and "object" in errors[0]
+    *stored, kept = store.iter_events("run-0001")
+    assert stored == events
+    assert isinstance(kept, ev.BudgetUpdated) and math.isnan(kept.cost_usd)  # NaN is kept, not refused
 
 
-def test_a_database_error_keeps_every_good_event_of_the_batch(store: TraceStore) -> None:
+def test_a_repeated_event_is_refused_and_every_good_event_of_the_batch_lands(store: TraceStore) -> None:
     events = triad_run()
     write_all(store, events[:5])
-    duplicate = events[2]  # same (run, seq) again: the whole batch fails, then each event is retried alone
+    duplicate = events[2]  # same (run, seq) again, in a later batch
     errors = write_all(store, [*events[5:20], duplicate, *events[20:]], batch_size=5000)
-    assert len(errors) == 1 and "seq 3" in errors[0] and "IntegrityError" in errors[0]
+    assert len(errors) == 1 and "seq 3" in errors[0] and "already stored" in errors[0]
     assert list(store.iter_events("run-0001")) == events
+    assert write_all(store, [events[7]]) != []  # known from the database by a new writer too
+    assert store.event_count("run-0001") == len(events)
 
 
 def test_append_after_close_is_reported_not_raised(store: TraceStore) -> None:
@@ -112,16 +116,18 @@ def test_jobs_run_in_queue_order_and_their_failures_are_recorded(store: TraceSto
     assert seen == [5] and writer.errors[-1] == "after close: the trace writer is closed"
 
 
-def test_batches_of_many_statements_worth_of_rows_land_whole_and_in_order(store: TraceStore) -> None:
-    from engine.store.batch import ROWS_PER_STATEMENT
+def test_a_batch_larger_than_a_segment_lands_whole_and_in_order(store: TraceStore) -> None:
+    from engine.store.segments import SEGMENT_EVENTS
 
     s = Stream("big")
     s.add(ev.RunStarted, span_id="root", workflow_id="w", workflow_name="W", workflow_hash="h")
-    for i in range(2 * ROWS_PER_STATEMENT + 55):  # two full multi-row statements and a remainder
+    for i in range(SEGMENT_EVENTS + 55):  # one full segment and a remainder
         s.add(ev.LogMessage, span_id="root", message=f"line {i}")
-        s.add(ev.LLMTokenDelta, span_id=f"llm{i}", parent_id="root", text=f"t{i}")  # one chunk row per span
+        s.add(ev.LLMTokenDelta, span_id=f"llm{i}", parent_id="root", text=f"t{i}")
     writer = store.writer(batch_size=100_000)
     writer.append_many(s.events)
     writer.close()
     assert writer.errors == [] and writer.events_stored == len(s.events)
     assert list(store.iter_events("big")) == s.events
+    assert list(store.iter_events("big", from_seq=1500, to_seq=1600)) == s.events[1499:1600]
+    assert store.event_count("big") == len(s.events)
