@@ -9,6 +9,11 @@ Invariants:
 - a batch commits entirely or not at all; when it fails, each event is retried in its own
   transaction so that every good event still lands and only the bad ones are reported;
 - an event that cannot be encoded is reported and skipped; the others of its batch are written;
+- a run's events are taken in ascending seq order: an event whose seq is not above the run's last one
+  taken (stored before, or earlier in the batch) is refused as a repeat — so a run's segments hold
+  disjoint, ascending seq ranges;
+- a hand-off that is the common case (one known run, no RunStarted, ascending seqs) is taken whole,
+  without a step per event (`_Batch.take_chunk`); anything else goes event by event;
 - the run-key cache only learns keys from committed transactions (a rolled-back insert never leaves
   a stale key behind);
 - events of a run whose RunStarted was never stored get a placeholder run row, so they are kept.
@@ -16,7 +21,9 @@ Invariants:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, func, insert, null, select, update
@@ -28,7 +35,7 @@ from engine.store.rows import RUN_STARTED_KEYS, BatchRows, RunContext, run_start
 from engine.store.segments import SEGMENT_EVENTS, encode_segment, segment_bounds
 from engine.store.tables import EVENT_SEGMENTS, MEMORY_ENTRIES, RUNS, VERDICTS, WORKFLOWS
 
-Item = tuple[Event, float]  # the event and the wall-clock time it was appended
+Chunk = tuple[Sequence[Event], float]  # events appended together, and the wall-clock time they were
 
 
 _RUN_INCREMENT = update(RUNS).where(RUNS.c.pk == bindparam("b_pk")).values(
@@ -66,56 +73,54 @@ class BatchWriter:
         self._engine = engine
         self._runs: dict[str, RunContext] = {}
 
-    def write(self, items: Sequence[Item]) -> tuple[int, list[str]]:
-        """Store `items`; returns (events stored, error messages). Never raises."""
+    def write(self, chunks: Sequence[Chunk]) -> tuple[int, list[str]]:
+        """Store the events of `chunks`; returns (events stored, error messages). Never raises."""
         errors: list[str] = []
         try:
-            return self._write_once(items, errors), errors
+            return self._write_once(chunks, errors), errors
         except Exception as exc:
-            if len(items) == 1:
-                return 0, [*errors, _describe(items[0][0], exc)]
+            if sum(len(events) for events, _ in chunks) == 1:
+                return 0, [*errors, _describe(_first(chunks), exc)]
         stored, errors = 0, []
-        for item in items:
-            try:
-                stored += self._write_once([item], errors)
-            except Exception as exc:
-                errors.append(_describe(item[0], exc))
+        for events, wall_time in chunks:
+            for event in events:
+                try:
+                    stored += self._write_once([((event,), wall_time)], errors)
+                except Exception as exc:
+                    errors.append(_describe(event, exc))
         return stored, errors
 
-    def _write_once(self, items: Sequence[Item], errors: list[str]) -> int:
-        learned: dict[str, RunContext] = {}
-        rows = BatchRows()
-        per_run: dict[int, list[Event]] = {}
-        seqs: dict[int, set[int]] = {}  # run pk -> the seqs this batch takes
-        last_run: tuple[str, RunContext, list[Event], set[int]] | None = None
+    def _write_once(self, chunks: Sequence[Chunk], errors: list[str]) -> int:
+        batch = _Batch(self._runs)
         with self._engine.begin() as conn:
-            for event, wall_time in items:
-                try:
-                    if last_run is not None and last_run[0] == event.run_id and not isinstance(event, RunStarted):
-                        _, run, events, taken = last_run
-                    else:
-                        run = self._run(conn, event, wall_time, learned)
-                        events, taken = per_run.setdefault(run.pk, []), seqs.setdefault(run.pk, set())
-                        last_run = (event.run_id, run, events, taken)
-                    seq = event.seq
-                    if seq in taken or (run.last_seq is not None and seq <= run.last_seq):
-                        errors.append(_describe_why(event, f"seq {seq} is already stored (the run's events "
-                                                           f"are stored up to seq {run.last_seq or max(taken)})"))
-                        continue
-                    rows.add(event, run, wall_time)
-                except (TypeError, ValueError, OverflowError, RecursionError) as exc:
-                    errors.append(_describe(event, exc))
-                    continue
-                taken.add(seq)
-                events.append(event)
-            segments, stored = self._segments(per_run, errors)
-            self._execute(conn, rows, segments)
-        contexts = {run.pk: run for run in (*self._runs.values(), *learned.values())}
-        for pk, taken in seqs.items():  # learned only once committed
-            if taken:
-                contexts[pk].last_seq = max(taken)
-        self._runs.update(learned)
+            for events, wall_time in chunks:
+                if events and type(events[0]) is RunStarted:  # a run's first hand-off starts with it
+                    self._take_event(conn, batch, events[0], wall_time, errors)
+                    events = events[1:]
+                if not batch.take_chunk(events, wall_time):
+                    for event in events:
+                        self._take_event(conn, batch, event, wall_time, errors)
+            segments, stored = self._segments(batch.per_run, errors)
+            self._execute(conn, batch.rows, segments)
+        batch.commit()
         return stored
+
+    def _take_event(self, conn: Connection, batch: _Batch, event: Event, wall_time: float, errors: list[str]) -> None:
+        try:
+            run = batch.learned.get(event.run_id) if not isinstance(event, RunStarted) else None
+            if run is None:
+                run = self._run(conn, event, wall_time, batch.learned)
+            top = batch.tops.get(run.pk, run.last_seq)
+            if top is not None and event.seq <= top:
+                errors.append(_describe_why(event, f"seq {event.seq} is not after seq {top}, the run's last event "
+                                                   "taken: a repeat, or out of order"))
+                return
+            batch.rows.add(event, run, wall_time)
+        except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+            errors.append(_describe(event, exc))
+            return
+        batch.tops[run.pk] = event.seq
+        batch.per_run.setdefault(run.pk, []).append(event)
 
     @staticmethod
     def _segments(per_run: dict[int, list[Event]], errors: list[str]) -> tuple[list[tuple[Any, ...]], int]:
@@ -142,7 +147,7 @@ class BatchWriter:
                 sql, order = self._compiled(statement, row)
                 conn.exec_driver_sql(sql, tuple([row[k] for k in order]))
             learned.pop(event.run_id, None)
-        known = learned.get(event.run_id) or (None if isinstance(event, RunStarted) else self._runs.get(event.run_id))
+        known = learned.get(event.run_id)
         if known is not None:
             return known
         lookup, _ = self._compiled(_RUN_LOOKUP, {"b_id": None})
@@ -194,3 +199,52 @@ def _describe(event: Event, exc: BaseException) -> str:
 
 def _describe_why(event: Event, why: str) -> str:
     return f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: {why}"
+
+
+class _Batch:
+    """What one transaction takes: events per run (in seq order), their rows, and the runs it met.
+
+    `learned` starts as a copy of the writer's known runs; `commit()` hands the highest seq taken per
+    run back to them once the transaction committed (a rolled-back batch teaches nothing)."""
+
+    def __init__(self, known: dict[str, RunContext]) -> None:
+        self._known = known
+        self.learned = dict(known)
+        self.rows = BatchRows()
+        self.per_run: dict[int, list[Event]] = {}
+        self.tops: dict[int, int] = {}  # run pk -> the highest seq taken in this batch
+
+    def take_chunk(self, events: Sequence[Event], wall_time: float) -> bool:
+        """Take a whole hand-off at once when it is the common case — events of one known run, no
+        RunStarted, seqs ascending after the run's last — else False (nothing taken)."""
+        if not events:
+            return True
+        run = self.learned.get(events[0].run_id)
+        if run is None or RunStarted in set(map(type, events)) or len(set(map(_RUN_ID, events))) != 1:
+            return False
+        seqs = list(map(_SEQ, events))
+        top = self.tops.get(run.pk, run.last_seq)
+        if (top is not None and seqs[0] <= top) or not all(map(operator.lt, seqs, islice(seqs, 1, None))):
+            return False
+        try:
+            self.rows.add_all(events, run, wall_time)
+        except (TypeError, ValueError, OverflowError, RecursionError):
+            return False  # the slow path finds the event and reports it alone
+        self.tops[run.pk] = seqs[-1]
+        self.per_run.setdefault(run.pk, []).extend(events)
+        return True
+
+    def commit(self) -> None:
+        for run in self.learned.values():
+            top = self.tops.get(run.pk)
+            if top is not None:
+                run.last_seq = top
+        self._known.update(self.learned)
+
+
+_RUN_ID = operator.attrgetter("run_id")
+_SEQ = operator.attrgetter("seq")
+
+
+def _first(chunks: Sequence[Chunk]) -> Event:
+    return next(event for events, _ in chunks for event in events)

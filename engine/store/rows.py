@@ -11,7 +11,7 @@ Invariants:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +60,20 @@ class BatchRows:
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(self, event, run, wall_time)
+
+    def add_all(self, events: Sequence[Event], run: RunContext, wall_time: float) -> None:
+        """`add` for each of `events`, all or nothing: when one fails the rows are left as they were."""
+        handled = [event for event in events if type(event) in _HANDLERS]
+        if not handled:
+            return
+        marks = len(self.runs_finished), len(self.memory), len(self.verdicts), {k: list(v) for k, v in self._usage.items()}
+        try:
+            for event in handled:
+                _HANDLERS[type(event)](self, event, run, wall_time)
+        except BaseException:
+            del self.runs_finished[marks[0]:], self.memory[marks[1]:], self.verdicts[marks[2]:]
+            self._usage = marks[3]
+            raise
 
     def _llm_finished(self, event: LLMCallFinished, run: RunContext, wall_time: float) -> None:
         usage = (event.tokens_in, event.tokens_out, event.cost_usd)

@@ -27,11 +27,10 @@ from types import TracebackType
 from sqlalchemy import Engine
 
 from engine.events import Event
-from engine.store.batch import BatchWriter, Item
+from engine.store.batch import BatchWriter, Chunk
 
 MAX_FLUSH_INTERVAL_S = 0.1
 _STOP = object()
-_Chunk = tuple[Sequence[Event], float]  # events appended together, and when
 _OPEN_WRITERS: weakref.WeakSet[TraceWriter] = weakref.WeakSet()
 
 
@@ -49,7 +48,7 @@ class TraceWriter:
         self._flush_interval = flush_interval_s
         self._batch_size = batch_size
         self._batch = BatchWriter(engine)
-        self._queue: queue.SimpleQueue[_Chunk | threading.Event | _Call | object] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Chunk | threading.Event | _Call | object] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._errors: list[str] = []
         self._stored = 0
@@ -130,11 +129,12 @@ class TraceWriter:
     def _drain(self) -> None:
         stopping = False
         while not stopping:
-            items: list[Item] = []
+            chunks: list[Chunk] = []
+            count = 0
             waiters: list[threading.Event] = []
             first = self._queue.get()
             deadline = time.monotonic() + self._flush_interval
-            entry: _Chunk | threading.Event | _Call | object = first
+            entry: Chunk | threading.Event | _Call | object = first
             call: _Call | None = None
             while True:
                 if entry is _STOP:
@@ -145,10 +145,11 @@ class TraceWriter:
                 elif isinstance(entry, threading.Event):
                     waiters.append(entry)
                 elif isinstance(entry, tuple):
-                    _extend(items, entry)
+                    chunks.append(entry)
+                    count += len(entry[0])
                     if len(entry[0]) > 1:  # a hand-off that is already a batch: write what is here now
                         deadline = 0.0
-                if stopping or waiters or len(items) >= self._batch_size:
+                if stopping or waiters or count >= self._batch_size:
                     break
                 remaining = deadline - time.monotonic()
                 try:
@@ -156,36 +157,37 @@ class TraceWriter:
                 except queue.Empty:
                     break
             if stopping:  # appends that raced with close() still land
-                items.extend(self._leftovers(waiters))
-            self._write(items)
+                chunks.extend(self._leftovers(waiters))
+            self._write(chunks)
             if call is not None:
                 call.run(self._report)
             for waiter in waiters:
                 waiter.set()
 
-    def _leftovers(self, waiters: list[threading.Event]) -> list[Item]:
-        items: list[Item] = []
+    def _leftovers(self, waiters: list[threading.Event]) -> list[Chunk]:
+        chunks: list[Chunk] = []
         while True:
             try:
                 entry = self._queue.get_nowait()
             except queue.Empty:
-                return items
+                return chunks
             if isinstance(entry, tuple):
-                _extend(items, entry)
+                chunks.append(entry)
             elif isinstance(entry, threading.Event):
                 waiters.append(entry)
             elif isinstance(entry, _Call):  # in order: the events before it are written first
-                self._write(items)
-                items = []
+                self._write(chunks)
+                chunks = []
                 entry.run(self._report)
 
-    def _write(self, items: list[Item]) -> None:
-        if not items:
+    def _write(self, chunks: list[Chunk]) -> None:
+        if not chunks:
             return
         try:
-            stored, errors = self._batch.write(items)
+            stored, errors = self._batch.write(chunks)
         except Exception as exc:  # defensive: BatchWriter.write does not raise
-            stored, errors = 0, [f"batch of {len(items)} events not stored: {type(exc).__name__}: {exc}"]
+            count = sum(len(events) for events, _ in chunks)
+            stored, errors = 0, [f"batch of {count} events not stored: {type(exc).__name__}: {exc}"]
         self._report(errors, stored)
 
 
@@ -199,7 +201,3 @@ class _Call:
         except Exception as exc:  # recorded like a write error, never raised into the thread
             report([f"{self.what}: {type(exc).__name__}: {exc}"])
 
-
-def _extend(items: list[Item], chunk: _Chunk) -> None:
-    events, wall_time = chunk
-    items.extend([(event, wall_time) for event in events])

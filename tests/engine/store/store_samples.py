@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine import events as ev
 from engine.store import TraceStore
 
@@ -75,3 +77,8 @@ def write_all(store: TraceStore, events: list[ev.Event], **writer_kw: object) ->
         for event in events:
             writer.append(event)
     return writer.errors
+
+
+def renumber(events: list[ev.Event]) -> list[ev.Event]:
+    """The same events with seqs 1, 2, 3… in list order (a run's events are stored in seq order)."""
+    return [dataclasses.replace(e, seq=i) for i, e in enumerate(events, start=1)]

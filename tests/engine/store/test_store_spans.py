@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from store_samples import Stream, triad_run, write_all
+from store_samples import Stream, renumber, triad_run, write_all
 
 from engine import events as ev
 from engine.store import TraceStore
@@ -110,10 +110,10 @@ def test_a_real_run_stores_every_event_and_only_started_node_spans(tmp_path: Pat
 
 
 def test_values_json_cannot_hold_are_stored_exactly(store: TraceStore) -> None:
-    events = triad_run()
-    odd = ev.LLMCallFinished(run_id="run-0001", seq=10_000, ts=1.0, span_id="x/llm", parent_id="x", node_id="x",
+    odd = ev.LLMCallFinished(run_id="run-0001", seq=0, ts=1.0, span_id="x/llm", parent_id="x", node_id="x",
                              model="m", latency_s=float("inf"), response={"bytes": b"\x00\xff", 7: "int key"})
-    huge = ev.NodeOutput(run_id="run-0001", seq=10_001, ts=1.0, node_id="x", port="p", value=[2**70, -(2**90)])
-    assert write_all(store, [*events[:5], odd, huge, *events[5:]], batch_size=5000) == []
-    assert list(store.iter_events("run-0001")) == [*events, odd, huge]
+    huge = ev.NodeOutput(run_id="run-0001", seq=0, ts=1.0, node_id="x", port="p", value=[2**70, -(2**90)])
+    events = renumber([*triad_run()[:5], odd, huge, *triad_run()[5:]])
+    assert write_all(store, events, batch_size=5000) == []
+    assert list(store.iter_events("run-0001")) == events
     assert {s.span_id: s for s in store.spans("run-0001")}["x/llm"].attrs == {"latency_s": float("inf")}

@@ -6,7 +6,7 @@ import math
 import threading
 
 import pytest
-from store_samples import Stream, triad_run, write_all
+from store_samples import Stream, renumber, triad_run, write_all
 
 from engine import events as ev
 from engine.store import TraceStore
@@ -27,15 +27,15 @@ def test_flush_makes_appended_events_visible_and_close_is_idempotent(store: Trac
 
 
 def test_bad_payload_is_reported_and_the_rest_of_the_batch_lands(store: TraceStore) -> None:
-    events = triad_run()
-    bad = ev.NodeOutput(run_id="run-0001", seq=10_000, ts=1.0, node_id="x", port="p", value=object())
-    nan = ev.BudgetUpdated(run_id="run-0001", seq=10_001, ts=1.0, tokens=1, cost_usd=float("nan"), elapsed_s=0)
-    errors = write_all(store, [*events[:10], bad, nan, *events[10:]], batch_size=5000)
+    bad = ev.NodeOutput(run_id="run-0001", seq=0, ts=1.0, node_id="x", port="p", value=object())
+    nan = ev.BudgetUpdated(run_id="run-0001", seq=0, ts=1.0, tokens=1, cost_usd=float("nan"), elapsed_s=0)
+    events = renumber([*triad_run()[:10], bad, nan, *triad_run()[10:]])
+    errors = write_all(store, events, batch_size=5000)
     assert len(errors) == 1
-    assert "seq 10000 (node_output)" in errors[0] and "not stored" in errors[0] and "object" in errors[0]
-    *stored, kept = store.iter_events("run-0001")
-    assert stored == events
-    assert isinstance(kept, ev.BudgetUpdated) and math.isnan(kept.cost_usd)  # NaN is kept, not refused
+    assert "seq 11 (node_output)" in errors[0] and "not stored" in errors[0] and "object" in errors[0]
+    stored = list(store.iter_events("run-0001"))
+    assert stored[:10] == events[:10] and stored[11:] == events[12:]
+    assert isinstance(stored[10], ev.BudgetUpdated) and math.isnan(stored[10].cost_usd)  # NaN is kept
 
 
 def test_a_repeated_event_is_refused_and_every_good_event_of_the_batch_lands(store: TraceStore) -> None:
@@ -43,7 +43,7 @@ def test_a_repeated_event_is_refused_and_every_good_event_of_the_batch_lands(sto
     write_all(store, events[:5])
     duplicate = events[2]  # same (run, seq) again, in a later batch
     errors = write_all(store, [*events[5:20], duplicate, *events[20:]], batch_size=5000)
-    assert len(errors) == 1 and "seq 3" in errors[0] and "already stored" in errors[0]
+    assert len(errors) == 1 and "seq 3" in errors[0] and "a repeat, or out of order" in errors[0]
     assert list(store.iter_events("run-0001")) == events
     assert write_all(store, [events[7]]) != []  # known from the database by a new writer too
     assert store.event_count("run-0001") == len(events)
