@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, select
 
 from engine.events import Event
+from engine.gc_pause import gc_paused
 from engine.store.calls import fold_calls
 from engine.store.records import MemoryEntry, RecordedCall, RunSummary, SpanRecord, VerdictRecord
 from engine.store.segments import decode_segment
@@ -51,14 +52,17 @@ def load_events(
     seg = EVENT_SEGMENTS.c
     blobs = conn.execute(select(seg.data).where(seg.run_pk == run_pk, seg.last_seq >= from_seq, seg.first_seq <= last)
                          .order_by(seg.first_seq)).scalars()
-    events = [e for data in blobs for e in decode_segment(data, run_id)
-              if from_seq <= e.seq <= last and (wanted is None or e.kind in wanted)]
+    with gc_paused():  # tens of thousands of containers at once: no collector passes over them meanwhile
+        events = [e for data in blobs for e in decode_segment(data, run_id)
+                  if from_seq <= e.seq <= last and (wanted is None or e.kind in wanted)]
     return events  # segments of a run hold disjoint, ascending seq ranges
 
 
 def load_spans(conn: Connection, run_pk: int, run_id: str) -> list[SpanRecord]:
     status = conn.execute(select(RUNS.c.status).where(RUNS.c.pk == run_pk)).scalar_one_or_none()
-    return fold_spans(load_events(conn, run_pk, run_id), run_id, interrupted=status == "interrupted")
+    events = load_events(conn, run_pk, run_id)
+    with gc_paused():
+        return fold_spans(events, run_id, interrupted=status == "interrupted")
 
 
 def load_verdicts(conn: Connection, run_pk: int, run_id: str) -> list[VerdictRecord]:
@@ -71,7 +75,9 @@ def load_verdicts(conn: Connection, run_pk: int, run_id: str) -> list[VerdictRec
 
 
 def load_recorded_calls(conn: Connection, run_pk: int, run_id: str) -> list[RecordedCall]:
-    return fold_calls(load_events(conn, run_pk, run_id, kinds=_CALL_KINDS), run_id)
+    events = load_events(conn, run_pk, run_id, kinds=_CALL_KINDS)
+    with gc_paused():
+        return fold_calls(events, run_id)
 
 
 _CALL_KINDS = ("llm_started", "llm_finished", "tool_started", "tool_finished")

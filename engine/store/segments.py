@@ -107,14 +107,43 @@ def decode_segment(data: bytes, run_id: str) -> list[Event]:
     except (zlib.error, msgpack.UnpackException, TypeError) as exc:
         raise ValueError(f"damaged event segment: {exc}") from exc
     events: list[Event] = []
-    for row in rows:
-        kind = row[0]
-        if kind[:1] == "~":
-            kind = kind[1:]
-            record: dict[str, Any] = json.loads(row[5])
-        else:
-            record = dict(zip(header[kind], row[5:], strict=True))
-        record["kind"], record["run_id"], record["seq"], record["ts"] = kind, run_id, row[1], row[2]
-        record["span_id"], record["parent_id"] = row[3], row[4]
-        events.append(event_from_record(record))
+    try:
+        readers = {kind: _reader(kind, tuple(names)) for kind, names in header.items()}
+        for row in rows:
+            kind = row[0]
+            if kind[:1] == "~":
+                record: dict[str, Any] = json.loads(row[5])
+                record.update(kind=kind[1:], run_id=run_id, seq=row[1], ts=row[2], span_id=row[3],
+                              parent_id=row[4])
+                events.append(event_from_record(record))
+            else:
+                events.append(readers[kind](run_id, row))
+    except (IndexError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"damaged event segment: {type(exc).__name__}: {exc}") from exc
     return events
+
+
+_READERS: dict[tuple[str, tuple[str, ...]], Callable[[str, list[Any]], Event]] = {}
+
+
+def _reader(kind: str, names: tuple[str, ...]) -> Callable[[str, list[Any]], Event]:
+    """The function that rebuilds an event of `kind` from a row whose values are `names`: generated
+    keyword construction when the names are this version's fields, else through `event_from_record`
+    (unknown names ignored, missing ones take their defaults)."""
+    key = (kind, names)
+    found = _READERS.get(key)
+    if found is not None:
+        return found
+    if kind in EVENT_TYPES and list(names) == PAYLOAD_FIELDS[kind]:
+        args = "".join(f", {name}=row[{i}]" for i, name in enumerate(names, start=5))
+        namespace: dict[str, Any] = {}
+        exec(f"def read(run_id, row):\n    return cls(run_id=run_id, seq=row[1], ts=row[2], span_id=row[3], "
+             f"parent_id=row[4]{args})", {"cls": EVENT_TYPES[kind]}, namespace)
+        found = namespace["read"]
+    else:
+        def found(run_id: str, row: list[Any]) -> Event:
+            record = dict(zip(names, row[5:], strict=True))
+            record.update(kind=kind, run_id=run_id, seq=row[1], ts=row[2], span_id=row[3], parent_id=row[4])
+            return event_from_record(record)
+    _READERS[key] = found
+    return found

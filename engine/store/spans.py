@@ -17,7 +17,7 @@ live GUI can fold the same stream). Rules, applied in seq order per span id:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.events import (
@@ -33,7 +33,6 @@ from engine.events import (
 from engine.store.records import SpanRecord
 
 TERMINAL_NODE_STATES = frozenset({"done", "failed", "skipped", "cancelled"})
-_CALLS = (LLMCallStarted, ToolCallStarted, LLMCallFinished, ToolCallFinished)
 
 
 def run_span_id(event: RunStarted | RunFinished) -> str:
@@ -52,62 +51,96 @@ class _Span:
         self.tokens_in, self.tokens_out, self.cost_usd = 0, 0, 0.0
         self.attrs: dict[str, Any] = {}
 
-    def update(self, *, name: str = "", start_ts: float | None = None, end_ts: float | None = None,
-               status: str = "", tokens: tuple[int, int, float] = (0, 0, 0.0), **attrs: Any) -> None:
-        if name:
-            self.name = name
-        if self.start_ts is None:
-            self.start_ts = start_ts
-        if end_ts is not None:
-            self.end_ts = end_ts
-        if status:
-            self.status = status
-        self.tokens_in += tokens[0]
-        self.tokens_out += tokens[1]
-        self.cost_usd += tokens[2]
-        self.attrs.update(attrs)
+
+_Spans = dict[str, _Span]
+
+
+def _span(spans: _Spans, span_id: str, kind: str, parent_id: str | None, node_id: str | None = None) -> _Span:
+    found = spans.get(span_id)
+    if found is None:
+        found = spans[span_id] = _Span(kind, parent_id, node_id)
+    else:
+        if found.parent_id is None:
+            found.parent_id = parent_id
+        if found.node_id is None:
+            found.node_id = node_id
+    return found
+
+
+def _node_state(spans: _Spans, e: NodeStateChanged) -> None:
+    if e.span_id is None:
+        return
+    s = _span(spans, e.span_id, "node", e.parent_id, e.node_id)
+    s.name = e.node_id or s.name
+    terminal = e.state in TERMINAL_NODE_STATES
+    if s.start_ts is None and (terminal or e.state == "running"):
+        s.start_ts = e.ts
+    if terminal:
+        s.end_ts = e.ts
+    s.status = e.state or s.status
+    s.attrs["attempt"], s.attrs["round"] = e.attempt, e.round
+
+
+def _call_started(spans: _Spans, e: LLMCallStarted | ToolCallStarted) -> None:
+    if e.span_id is None:
+        return
+    kind, name = ("llm", e.model) if type(e) is LLMCallStarted else ("tool", e.tool)  # type: ignore[union-attr]
+    s = _span(spans, e.span_id, kind, e.parent_id, e.node_id)
+    s.name = name or s.name
+    if s.start_ts is None:
+        s.start_ts = e.ts
+    s.status = "running"
+
+
+def _call_finished(spans: _Spans, e: LLMCallFinished | ToolCallFinished) -> None:
+    if e.span_id is None:
+        return
+    s = _span(spans, e.span_id, "llm" if type(e) is LLMCallFinished else "tool", e.parent_id, e.node_id)
+    if isinstance(e, LLMCallFinished):
+        s.name = e.model or s.name
+        s.tokens_in += e.tokens_in
+        s.tokens_out += e.tokens_out
+        s.cost_usd += e.cost_usd
+    else:
+        s.name = e.tool or s.name
+    s.end_ts = e.ts
+    s.status = "error" if e.error else "ok"
+    s.attrs["latency_s"] = e.latency_s
+
+
+def _run_started(spans: _Spans, e: RunStarted) -> None:
+    s = _span(spans, run_span_id(e), "run", None)
+    s.name = e.workflow_name or s.name
+    if s.start_ts is None:
+        s.start_ts = e.ts
+    s.status = "running"
+
+
+def _run_finished(spans: _Spans, e: RunFinished) -> None:
+    s = _span(spans, run_span_id(e), "run", None)
+    s.end_ts = e.ts
+    s.status = e.status or s.status
+    s.tokens_in += e.tokens_in
+    s.tokens_out += e.tokens_out
+    s.cost_usd += e.cost_usd
+
+
+_FOLD: dict[type[Event], Callable[[_Spans, Any], None]] = {
+    NodeStateChanged: _node_state, LLMCallStarted: _call_started, ToolCallStarted: _call_started,
+    LLMCallFinished: _call_finished, ToolCallFinished: _call_finished, RunStarted: _run_started,
+    RunFinished: _run_finished,
+}
 
 
 def fold_spans(events: Iterable[Event], run_id: str, *, interrupted: bool = False) -> list[SpanRecord]:
     """The spans of a run's events, ordered by start time (spans that never started last)."""
-    spans: dict[str, _Span] = {}
-
-    def span(span_id: str, kind: str, parent_id: str | None, node_id: str | None = None) -> _Span:
-        found = spans.get(span_id)
-        if found is None:
-            found = spans[span_id] = _Span(kind, parent_id, node_id)
-        else:
-            found.parent_id = found.parent_id if found.parent_id is not None else parent_id
-            found.node_id = found.node_id if found.node_id is not None else node_id
-        return found
-
+    spans: _Spans = {}
+    fold = _FOLD.get
     for e in events:
-        if isinstance(e, NodeStateChanged):
-            if e.span_id is not None:
-                terminal = e.state in TERMINAL_NODE_STATES
-                span(e.span_id, "node", e.parent_id, e.node_id).update(
-                    name=e.node_id, start_ts=e.ts if terminal or e.state == "running" else None,
-                    end_ts=e.ts if terminal else None, status=e.state, attempt=e.attempt, round=e.round)
-        elif isinstance(e, _CALLS):
-            if e.span_id is not None:
-                _call(span, e)
-        elif isinstance(e, RunStarted):
-            span(run_span_id(e), "run", None).update(name=e.workflow_name, start_ts=e.ts, status="running")
-        elif isinstance(e, RunFinished):
-            span(run_span_id(e), "run", None).update(end_ts=e.ts, status=e.status,
-                                                     tokens=(e.tokens_in, e.tokens_out, e.cost_usd))
+        step = fold(type(e))
+        if step is not None:
+            step(spans, e)
     return _records(spans, run_id, interrupted)
-
-
-def _call(span: Any, e: LLMCallStarted | ToolCallStarted | LLMCallFinished | ToolCallFinished) -> None:
-    kind, name = ("llm", e.model) if isinstance(e, LLMCallStarted | LLMCallFinished) else ("tool", e.tool)
-    target = span(e.span_id, kind, e.parent_id, e.node_id)
-    if isinstance(e, LLMCallStarted | ToolCallStarted):
-        target.update(name=name, start_ts=e.ts, status="running")
-        return
-    tokens = (e.tokens_in, e.tokens_out, e.cost_usd) if isinstance(e, LLMCallFinished) else (0, 0, 0.0)
-    target.update(name=name, end_ts=e.ts, status="error" if e.error else "ok", tokens=tokens,
-                  latency_s=e.latency_s)
 
 
 def _records(spans: dict[str, _Span], run_id: str, interrupted: bool) -> list[SpanRecord]:
