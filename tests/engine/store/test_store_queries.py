@@ -141,3 +141,16 @@ def test_values_json_cannot_hold_directly_go_through_to_record(store: TraceStore
     assert write_all(store, s.events) == []
     (back,) = store.iter_events("dc")
     assert isinstance(back, ev.NodeOutput) and back.value == {"text": "hi"}
+
+
+def test_a_damaged_segment_is_reported_as_such(store: TraceStore) -> None:
+    import sqlite3
+
+    write_all(store, triad_run())
+    conn = sqlite3.connect(store.path)
+    conn.execute("UPDATE event_segments SET data = x'01789c0300'")  # a valid tag, then not zlib data
+    conn.commit()
+    conn.close()
+    with pytest.raises(ValueError, match="damaged event segment"):
+        list(store.iter_events("run-0001"))
+    assert store.get_run("run-0001") is not None  # the run itself still reads
