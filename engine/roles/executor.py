@@ -37,8 +37,9 @@ async def execute_task(ctx: NodeContext, task: str, deps: dict[str, str], task_i
     if deps:
         parts.append("Results of earlier tasks:\n" + "\n".join(f"[{d}] {r}" for d, r in deps.items()))
     prompt = "\n\n".join(parts) + feedback_text(ctx.feedback)
-    entries = [str(t) for t in ctx.param("tools") or []]
-    if entries:
+    tools = ctx.param("tools")
+    if tools:
+        entries = [str(t) for t in tools]
         return await tool_loop(ctx, prompt, await executor_allow_list(ctx, entries), task=task, task_id=task_id)
     reply = await ctx.llm(prompt, task=task, task_id=task_id)
     return reply.content

@@ -3,7 +3,8 @@
 Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
 Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_calls_budget` params
-(0 = none; counted over the whole run, re-executions included); a node's
+(its `CallSettings`; 0 = none; counted over the whole run, re-executions included, in `nodes` —
+which holds only the nodes with a limit of their own, the only ones whose usage is read); a node's
 `deadline_s` is enforced by the scheduler around its execution and recorded here through `hit`.
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
 flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
@@ -20,9 +21,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NoReturn
 
+from engine.runtime.nodesetup import CallSettings
 from engine.runtime.plan import BudgetLimits
 
 BudgetKind = Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
@@ -59,6 +62,10 @@ class BudgetTracker:
         self.live_nodes: defaultdict[str, int] = defaultdict(int)
         self.live_cost = 0.0  # estimated cost of calls still streaming (their model's per-token price)
         self.live_cost_nodes: defaultdict[str, float] = defaultdict(float)
+        # whether the run has any limit (tokens, cost, deadline, turns); read after every call
+        self.limited = bool(limits.max_tokens or limits.max_cost_usd or limits.deadline_s or limits.max_turns)
+        # whether every call is counted while it streams (a run token or cost limit)
+        self.meters = bool(limits.max_tokens or limits.max_cost_usd)
 
     def hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
         """Record that `budget` is exceeded (for limits checked elsewhere, e.g. a node's deadline)."""
@@ -69,12 +76,6 @@ class BudgetTracker:
             raise asyncio.CancelledError(f"the run is stopping: {self.exceeded}")
         self.exceeded = BudgetHit(budget, limit, actual, node_id, scope)
         raise self.exceeded
-
-    @property
-    def limited(self) -> bool:
-        """Whether the run has any limit (tokens, cost, deadline, turns)."""
-        lim = self.limits
-        return bool(lim.max_tokens or lim.max_cost_usd or lim.deadline_s or lim.max_turns)
 
     def watches_tokens(self, node_max_tokens: int) -> bool:
         """Whether a call of a node with this limit needs live token counting."""
@@ -92,9 +93,10 @@ class BudgetTracker:
         run_now = self.total.tokens + self.live_tokens
         if self.limits.max_tokens and run_now > self.limits.max_tokens:
             self._hit("tokens", self.limits.max_tokens, run_now, node_id, "run")
-        node_now = self.nodes[node_id].tokens + self.live_nodes[node_id]
-        if node_max_tokens and node_now > node_max_tokens:
-            self._hit("tokens", node_max_tokens, node_now, node_id, "node")
+        if node_max_tokens:
+            node_now = self.nodes[node_id].tokens + self.live_nodes[node_id]
+            if node_now > node_max_tokens:
+                self._hit("tokens", node_max_tokens, node_now, node_id, "node")
         if not cost:
             return
         self.live_cost += cost
@@ -102,9 +104,10 @@ class BudgetTracker:
         run_cost = self.total.cost_usd + self.live_cost
         if self.limits.max_cost_usd and run_cost > self.limits.max_cost_usd:
             self._hit("cost_usd", self.limits.max_cost_usd, round(run_cost, 6), node_id, "run")
-        node_cost = self.nodes[node_id].cost_usd + self.live_cost_nodes[node_id]
-        if node_max_cost and node_cost > node_max_cost:
-            self._hit("cost_usd", node_max_cost, round(node_cost, 6), node_id, "node")
+        if node_max_cost:
+            node_cost = self.nodes[node_id].cost_usd + self.live_cost_nodes[node_id]
+            if node_cost > node_max_cost:
+                self._hit("cost_usd", node_max_cost, round(node_cost, 6), node_id, "node")
 
     def settle(self, node_id: str, tokens: int, cost: float = 0.0) -> None:
         """The call that streamed `tokens` (costing `cost`) ended: they are no longer in flight."""
@@ -113,9 +116,10 @@ class BudgetTracker:
         self.live_cost -= cost
         self.live_cost_nodes[node_id] -= cost
 
-    def commit(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float) -> None:
+    def commit(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
+               node_limited: bool) -> None:
         """Add a call's usage without checking limits (a call cut off by a budget, or cancelled)."""
-        for usage in (self.total, self.nodes[node_id]):
+        for usage in (self.total, self.nodes[node_id]) if node_limited else (self.total,):
             usage.tokens_in += tokens_in
             usage.tokens_out += tokens_out
             usage.cost_usd += cost_usd
@@ -125,26 +129,31 @@ class BudgetTracker:
         return {"max_tokens": lim.max_tokens, "max_cost_usd": lim.max_cost_usd,
                 "deadline_s": lim.deadline_s, "max_turns": lim.max_turns}
 
-    def before_call(self, node_id: str, elapsed_s: float, node_max_calls: int = 0) -> None:
+    def before_call(self, node_id: str, elapsed: Callable[[], float], node: CallSettings) -> None:
+        """A call of `node_id` is about to start (one turn); `elapsed()` is the run's clock."""
         lim = self.limits
-        if lim.deadline_s and elapsed_s > lim.deadline_s:
+        if lim.deadline_s and (elapsed_s := elapsed()) > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
         if lim.max_turns and self.total.turns >= lim.max_turns:
             self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
-        if node_max_calls and self.nodes[node_id].turns >= node_max_calls:
-            self._hit("max_turns", node_max_calls, self.nodes[node_id].turns + 1, node_id, "node")
+        if node.max_calls and self.nodes[node_id].turns >= node.max_calls:
+            self._hit("max_turns", node.max_calls, self.nodes[node_id].turns + 1, node_id, "node")
         self.total.turns += 1
-        self.nodes[node_id].turns += 1
+        if node.limited:
+            self.nodes[node_id].turns += 1
 
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
-                   node_max_tokens: int, node_max_cost: float) -> None:
-        self.commit(node_id, tokens_in, tokens_out, cost_usd)
-        lim, mine = self.limits, self.nodes[node_id]
+                   node: CallSettings) -> None:
+        self.commit(node_id, tokens_in, tokens_out, cost_usd, node.limited)
+        lim = self.limits
         if lim.max_tokens and self.total.tokens > lim.max_tokens:
             self._hit("tokens", lim.max_tokens, self.total.tokens, node_id, "run")
         if lim.max_cost_usd and self.total.cost_usd > lim.max_cost_usd:
             self._hit("cost_usd", lim.max_cost_usd, round(self.total.cost_usd, 6), node_id, "run")
-        if node_max_tokens and mine.tokens > node_max_tokens:
-            self._hit("tokens", node_max_tokens, mine.tokens, node_id, "node")
-        if node_max_cost and mine.cost_usd > node_max_cost:
-            self._hit("cost_usd", node_max_cost, round(mine.cost_usd, 6), node_id, "node")
+        if not node.limited:
+            return
+        mine = self.nodes[node_id]
+        if node.max_tokens and mine.tokens > node.max_tokens:
+            self._hit("tokens", node.max_tokens, mine.tokens, node_id, "node")
+        if node.max_cost_usd and mine.cost_usd > node.max_cost_usd:
+            self._hit("cost_usd", node.max_cost_usd, round(mine.cost_usd, 6), node_id, "node")

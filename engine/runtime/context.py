@@ -37,17 +37,18 @@ E = TypeVar("E", bound=Event)
 
 class NodeContext:
     def __init__(self, state: RunState, graph: GraphExecutor, node: PlanNode, inputs: Mapping[str, Any],
-                 span_id: str, round: int = 0, feedback: Mapping[str, Any] | None = None) -> None:
+                 span_id: str, round: int = 0, feedback: Mapping[str, Any] | None = None, *,
+                 key: str | None = None) -> None:
         self.state, self.graph, self.node = state, graph, node
         self.inputs = dict(inputs)
         self.span_id = span_id
         self.round = round
         raw = feedback if feedback is not None else inputs.get("feedback")
         self.feedback: Mapping[str, Any] | None = raw if raw is not None and isinstance(raw, Mapping) else None
-        self.key = graph.key(node.id)
+        self.key = key if key is not None else graph.key(node.id)  # the node's id in the run's events
 
     def param(self, name: str) -> Any:
-        return self.node.param(name)
+        return self.node.params.get(name)
 
     @property
     def model(self) -> str:
@@ -58,11 +59,13 @@ class NodeContext:
 
     async def llm(self, prompt: str, *, model: str | None = None, **metadata: Any) -> LLMResponse:
         """One model call with the node's system prompt; `metadata` goes to the provider."""
+        system_prompt = self.node.setup.system_prompt
         messages: list[dict[str, Any]] = []
-        if self.param("system_prompt"):
-            messages.append({"role": "system", "content": str(self.param("system_prompt"))})
+        if system_prompt:
+            messages.append({"role": "system", "content": system_prompt})
         messages.append({"role": "user", "content": prompt})
-        return await self.chat(messages, model=model, **metadata)
+        metadata.setdefault("round", self.round)  # as `chat` does (called directly: one coroutine less)
+        return await call_llm(self.state, self.node, self.key, self.span_id, messages, metadata, model)
 
     async def chat(self, messages: list[dict[str, Any]], *, model: str | None = None,
                    tools: list[dict[str, Any]] | None = None, **metadata: Any) -> LLMResponse:

@@ -9,7 +9,8 @@ on a retryable `LLMError` that survives it, the runtime retries the node's call 
 backoff, in a new span. With a run or node token budget the call's tokens are counted while it
 streams (`TokenMeter`), and with a cost budget their cost at the gateway's `price_of(request)` (when
 the gateway has one and knows the price): crossing a limit cancels the call, closes its span with
-the tokens and cost used so far (which count in the run's usage) and raises `BudgetHit`.
+the tokens and cost used so far (which count in the run's usage) and raises `BudgetHit`. The
+node's call settings are its plan's (`PlanNode.setup.call`), worked out once per plan.
 A node's `sim` param goes to the provider as metadata `sim`, except its `output` key ("sql" /
 "python"), sent as metadata `output`.
 """
@@ -22,38 +23,36 @@ from collections.abc import Awaitable
 from typing import Any
 
 from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted
-from engine.graph.specs import DEFAULT_MODEL
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
+from engine.runtime.nodesetup import CallSettings, call_settings
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
-from engine.runtime.streaming import CallDeltas, TokenMeter
+from engine.runtime.streaming import CallDeltas, meter_for
 
 NODE_RETRY_BACKOFF_S = 0.2
 
 
 def model_for(state: RunState, node: PlanNode) -> str:
-    return state.overrides.get(node.role) or str(node.param("model") or DEFAULT_MODEL)
+    return state.overrides.get(node.role) or node.setup.model
 
 
 async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: str,
                    messages: list[dict[str, Any]], metadata: dict[str, Any],
                    model: str | None = None, tools: list[dict[str, Any]] | None = None) -> LLMResponse:
     model = model or model_for(state, node)
-    retries = int(node.param("retries") or 0)
-    attempts = 2 if retries > 0 else 1
-    meta = {"role": node.role, "node_id": node_key, "seed": state.seed, "sim": {}}
-    if node.param("sim"):
-        sim = meta["sim"] = dict(node.param("sim"))
-        output = sim.pop("output", None)  # "sql" / "python": ask the simulated provider for code-shaped answers
-        if output:
-            meta["output"] = output
+    settings = node.setup.call or call_settings(node)
+    sim = dict(settings.sim) if settings.sim else {}  # the request's own copy
+    meta = {"role": node.role, "node_id": node_key, "seed": state.seed, "sim": sim}
+    if settings.sim_output:  # "sql" / "python": ask the simulated provider for code-shaped answers
+        meta["output"] = settings.sim_output
     meta.update(metadata)
-    request = LLMRequest(model=model, messages=messages, temperature=float(node.param("temperature") or 0.0),
-                         timeout_s=float(node.param("timeout_s") or 60.0), retries=retries, seed=state.seed,
+    request = LLMRequest(model=model, messages=messages, temperature=settings.temperature,
+                         timeout_s=settings.timeout_s, retries=settings.retries, seed=state.seed,
                          tools=tools, metadata=meta)
+    attempts = 2 if settings.retries > 0 else 1
     for attempt in range(1, attempts + 1):
         try:
-            return await _attempt(state, node, node_key, parent_span, request)
+            return await _attempt(state, settings, node_key, parent_span, request)
         except LLMError as exc:
             if not exc.retryable or attempt == attempts:
                 raise NodeFailed(f"model call failed after retries: {exc}") from exc
@@ -61,29 +60,26 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     raise AssertionError("unreachable")
 
 
-async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: str,
+async def _attempt(state: RunState, settings: CallSettings, node_key: str, parent_span: str,
                    request: LLMRequest) -> LLMResponse:
-    hub, budget = state.hub, state.budget
-    node_max_tokens = int(node.param("max_tokens_budget") or 0)
-    node_max_cost = float(node.param("max_cost_usd") or 0.0)
-    node_max_calls = int(node.param("max_calls_budget") or 0)
-    node_limited = node_max_tokens or node_max_cost or node_max_calls
-    async with state.slots:
-        budget.before_call(node_key, hub.elapsed(), node_max_calls)
-        price_of = getattr(state.gateway, "price_of", None) if budget.watches_cost(node_max_cost) else None
-        meter = TokenMeter(budget, node_key, request.model, node_max_tokens, node_max_cost,
-                            price_of(request) if price_of is not None else None)
-        meter.start(request.messages)
-        if meter.hit is not None or meter.stopped:
-            meter.settle()
-            if meter.hit is not None:
-                raise meter.hit  # the prompt alone does not fit: no call is made
-            raise asyncio.CancelledError("the run is stopping: its budget is exceeded")
+    hub, budget, slots = state.hub, state.budget, state.slots
+    if not slots.try_take():
+        await slots.take()
+    try:
+        budget.before_call(node_key, hub.elapsed, settings)
+        meter = meter_for(budget, node_key, request, settings, state.gateway)
+        if meter.on:
+            meter.start(request.messages)
+            if meter.hit is not None or meter.stopped:
+                meter.settle()
+                if meter.hit is not None:
+                    raise meter.hit  # the prompt alone does not fit: no call is made
+                raise asyncio.CancelledError("the run is stopping: its budget is exceeded")
         span = hub.new_span("llm")
         hub.emit(LLMCallStarted, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
                  request=request.to_record())
 
-        on_delta = CallDeltas(hub, span, parent_span, meter)
+        on_delta = CallDeltas(state, span, parent_span, meter)
 
         started = time.monotonic()
         if meter.on:  # a task of its own, so that crossing a token budget can cancel the call
@@ -101,8 +97,8 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
                      model=request.model, tokens_in=meter.prompt, tokens_out=meter.streamed,
                      cost_usd=meter.cost(), latency_s=time.monotonic() - started,
                      error=str(meter.hit) if cut else "cancelled", error_type="BudgetHit" if cut else "CancelledError")
-            budget.commit(node_key, meter.prompt, meter.streamed, meter.cost())
-            _announce(state, parent_span, node_limited)
+            budget.commit(node_key, meter.prompt, meter.streamed, meter.cost(), settings.limited)
+            _announce(state, parent_span, settings)
             if cut and meter.hit is not None:
                 raise meter.hit from None
             raise
@@ -112,23 +108,25 @@ async def _attempt(state: RunState, node: PlanNode, node_key: str, parent_span: 
                      model=request.model, latency_s=time.monotonic() - started, error=str(exc),
                      error_type=type(exc).__name__)
             raise
-        meter.settle()
+        if meter.on:
+            meter.settle()
         hub.emit(LLMCallFinished, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
                  content=response.content, tokens_in=response.tokens_in, tokens_out=response.tokens_out,
                  cost_usd=response.cost_usd, latency_s=response.latency_s or time.monotonic() - started,
                  response=response.to_record())
-    try:
-        budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd,
-                          node_max_tokens, node_max_cost)
     finally:
-        _announce(state, parent_span, node_limited)
+        slots.release()
+    try:
+        budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd, settings)
+    finally:
+        _announce(state, parent_span, settings)
     return response
 
 
-def _announce(state: RunState, parent_span: str, node_limited: float) -> None:
+def _announce(state: RunState, parent_span: str, settings: CallSettings) -> None:
     """The run's usage after a call, for runs (or nodes) with a limit to hold it against. Without any,
     the usage is in each `LLMCallFinished` and the run's totals in `RunFinished`."""
-    if not (state.budget.limited or node_limited):
+    if not (state.budget.limited or settings.limited):
         return
     total = state.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
     state.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,

@@ -4,7 +4,8 @@ Invariants: compiling validates (any error-severity `Problem` → `CompileError`
 parameter with role defaults filled in, and resolves sub-graphs recursively, so a run never sees
 later edits to the workflow. Edges are classified once: `back` edges close a cycle (found by a DFS
 from the graph's sources), every other edge is `forward`; `order` is a topological order of the
-forward edges.
+forward edges. Each `PlanNode` carries its `setup`: what every execution reads of it, worked out
+once (`nodesetup.py`).
 
 A judge (critic / verifier) with a revise loop owns its author's output: every other forward edge
 from the author's judged port is re-sourced at compile time to the judge's approved port, so those
@@ -28,6 +29,7 @@ from engine.graph.problems import Problem, error
 from engine.graph.roles import role_spec
 from engine.graph.validate import validate
 from engine.runtime.families import model_family
+from engine.runtime.nodesetup import NodeSetup, node_setup, role_facts
 
 
 class CompileError(Exception):
@@ -56,6 +58,10 @@ class PlanNode:
     params: Mapping[str, Any]
     inputs: tuple[PlanEdge, ...] = ()
     outputs: tuple[PlanEdge, ...] = ()
+    setup: NodeSetup = field(init=False, repr=False, compare=False)  # derived from the above, once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "setup", node_setup(self))  # frozen: set once, here
 
     def param(self, name: str) -> Any:
         return self.params.get(name)
@@ -87,6 +93,12 @@ class RunPlan:
     nodes: Mapping[str, PlanNode]
     order: tuple[str, ...]
     subplans: Mapping[str, RunPlan] = field(default_factory=lambda: MappingProxyType({}))
+    # each node's count of forward inputs (what a run copies to count them down), derived once
+    waits: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        waits = {nid: node.setup.waits_for for nid, node in self.nodes.items()}
+        object.__setattr__(self, "waits", MappingProxyType(waits))
 
 
 _MAX_DEPTH = 8
@@ -147,8 +159,7 @@ def _freeze_graph(wf: Workflow, own_params: Mapping[str, dict[str, Any]]) -> tup
         out_of[edge.source].append(edge)
     nodes: dict[str, PlanNode] = {}
     for node in wf.nodes.values():
-        spec = role_spec(node.role)
-        params = spec.defaults() if spec else {}
+        params = role_facts(node.role).fresh_defaults()
         params.update(own_params[node.id])
         nodes[node.id] = PlanNode(node.id, node.role, node.title, MappingProxyType(params),
                                   tuple(into[node.id]), tuple(out_of[node.id]))

@@ -9,19 +9,20 @@ Invariants:
   emitting node, at most the emitting node's loop bound (e.g. a router's `max_loops`) times;
 - node states go queued → running → (waiting) → done | failed | skipped | cancelled; every node of
   the plan is queued when its graph starts (`run.state()` says so; no event per node), each later
-  state is announced by a `NodeStateChanged`.
+  state is announced by a `NodeStateChanged`;
+- what an execution reads of its node (port sets, out-edges, loop bound, deadline) is the plan's
+  `PlanNode.setup`, worked out once per plan.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.events import LogMessage, NodeOutput, NodeStateChanged
-from engine.graph.roles import role_spec
-from engine.graph.specs import RoleSpec
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode, RunPlan
 from engine.runtime.state import NodeFailed, RunState
@@ -29,18 +30,7 @@ from engine.runtime.state import NodeFailed, RunState
 if TYPE_CHECKING:
     from engine.roles import RoleHandler
 
-_DEFAULT_LOOP_BOUND = 3
 _YIELD_EVERY = 64  # nodes one task runs in a row before it lets the event loop run
-_SPECS: dict[str, RoleSpec | None] = {}
-
-
-def _spec(role: str) -> RoleSpec | None:
-    """`role_spec`, looked up once per role name (it runs several times per node execution)."""
-    try:
-        return _SPECS[role]
-    except KeyError:
-        found = _SPECS[role] = role_spec(role)
-        return found
 
 
 class GraphExecutor:
@@ -48,9 +38,8 @@ class GraphExecutor:
                  prefix: str = "") -> None:
         self.state, self.plan, self.parent_span, self.inputs, self.prefix = state, plan, parent_span, inputs, prefix
         self.status: dict[str, str] = {}
-        self.values: dict[str, dict[str, list[Any]]] = {nid: {} for nid in plan.nodes}
-        self.pending: dict[str, int] = {nid: sum(e.kind == "forward" for e in n.inputs)
-                                        for nid, n in plan.nodes.items()}
+        self.values: defaultdict[str, dict[str, list[Any]]] = defaultdict(dict)  # node → port → values in
+        self.pending: dict[str, int] = dict(plan.waits)  # by node: forward inputs not yet resolved
         self.last_inputs: dict[str, dict[str, Any]] = {}
         self.results: dict[str, Any] = {}
         self.failures: list[str] = []
@@ -60,15 +49,16 @@ class GraphExecutor:
 
     def _set_state(self, nid: str, state: str, detail: str = "", span: str | None = None) -> None:
         self.status[nid] = state
-        self.state.hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span, node_id=self.key(nid),
-                            state=state, detail=detail)  # type: ignore[arg-type]
+        self.state.hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span,
+                            node_id=self.prefix + nid, state=state, detail=detail)  # type: ignore[arg-type]
 
     async def execute(self) -> dict[str, Any]:
         """Run the graph to the end; the values of its output nodes by output name."""
-        states = self.state.hub.node_states
-        for nid in self.plan.order:  # every node starts queued: known from the plan, not announced per node
-            self.status[nid] = states[self.key(nid)] = "queued"
-        self._running: dict[asyncio.Task[None], str] = {}
+        # every node starts queued: known from the plan, not announced per node
+        self.status = dict.fromkeys(self.plan.order, "queued")
+        states, prefix = self.state.hub.node_states, self.prefix
+        states.update(((prefix + nid, "queued") for nid in self.plan.order) if prefix else self.status)
+        self._running: dict[asyncio.Task[None], str] = {}  # node tasks running, by the node they started with
         self._finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._start([nid for nid in self.plan.order if self.pending[nid] == 0])
         if not self._running:
@@ -91,8 +81,9 @@ class GraphExecutor:
         self._launch(self._admit(ready))
 
     def _launch(self, startable: list[str]) -> None:
+        loop = asyncio.get_running_loop()
         for nid in startable:
-            task = asyncio.ensure_future(self._drive(nid))
+            task = loop.create_task(self._drive(nid))
             self._running[task] = nid
             task.add_done_callback(self._on_done)
 
@@ -100,7 +91,6 @@ class GraphExecutor:
         """Run `nid`, pass its outputs on, and go on in this task with the first node that made ready
         (the others get tasks of their own): a chain costs one task, not one per node. Every
         `_YIELD_EVERY` nodes in a row it lets the loop run, so a chain of instant nodes cannot hog it."""
-        this = asyncio.current_task()
         in_a_row = 0
         while True:
             try:
@@ -112,9 +102,8 @@ class GraphExecutor:
             if not ready:
                 return
             nid = ready[0]
-            self._launch(ready[1:])
-            if this is not None:
-                self._running[this] = nid
+            if len(ready) > 1:
+                self._launch(ready[1:])
             in_a_row += 1
             if in_a_row % _YIELD_EVERY == 0:
                 await asyncio.sleep(0)
@@ -134,10 +123,12 @@ class GraphExecutor:
     def _admit(self, ready: list[str]) -> list[str]:
         """Ready nodes that may start; nodes missing a required input are skipped (and propagate)."""
         startable: list[str] = []
-        while ready:
-            nid = ready.pop(0)
-            node = self.plan.nodes[nid]
-            missing = _missing(node, self.values[nid])
+        index = 0
+        while index < len(ready):  # `ready` grows as skips propagate
+            nid = ready[index]
+            index += 1
+            values = self.values[nid]
+            missing = [port for port in self.plan.nodes[nid].setup.required if not values.get(port)]
             if missing:
                 self._set_state(nid, "skipped", f"no value for required input {', '.join(missing)}")
                 ready += self._deliver(nid, {})
@@ -148,33 +139,31 @@ class GraphExecutor:
     def _deliver(self, nid: str, outputs: Mapping[str, Any]) -> list[str]:
         """Pass `outputs` along forward edges (missing ports are dead edges); newly resolved targets."""
         resolved: list[str] = []
-        for edge in self.plan.nodes[nid].outputs:
-            if edge.kind != "forward":
-                continue
+        values, pending = self.values, self.pending
+        for edge in self.plan.nodes[nid].setup.forward:
             if edge.source_port in outputs:
-                self.values[edge.target].setdefault(edge.target_port, []).append(outputs[edge.source_port])
-            self.pending[edge.target] -= 1
-            if self.pending[edge.target] == 0:
+                values[edge.target].setdefault(edge.target_port, []).append(outputs[edge.source_port])
+            pending[edge.target] -= 1
+            if pending[edge.target] == 0:
                 resolved.append(edge.target)
         return resolved
 
     def _inputs_of(self, node: PlanNode, values: Mapping[str, list[Any]]) -> dict[str, Any]:
-        spec = _spec(node.role)
-        multiple = {p.name for p in spec.inputs if p.multiple} if spec else set()
+        multiple = node.setup.multiple
         return {port: (vals if port in multiple else vals[-1]) for port, vals in values.items()}
 
     async def _run_node(self, nid: str) -> dict[str, Any]:
         node = self.plan.nodes[nid]
         control = self.state.control
-        if control.holds(self.key(nid)):
-            await control.admit(self.key(nid))
+        if control.holds(key := self.prefix + nid):
+            await control.admit(key)
         outputs = await self.execute_node(nid, self._inputs_of(node, self.values[nid]))
-        spec = _spec(node.role)
-        bound = int(node.param(spec.loop_bound) or 0) if spec and spec.loop_bound else _DEFAULT_LOOP_BOUND
+        if not node.setup.loops:
+            return outputs
+        bound = node.setup.loop_bound
         loops = 0
         while True:
-            fired = [e for e in node.outputs
-                     if e.kind == "back" and e.target_port != "feedback" and e.source_port in outputs]
+            fired = [e for e in node.setup.loops if e.source_port in outputs]
             if not fired:
                 return outputs
             if loops >= bound:
@@ -188,14 +177,18 @@ class GraphExecutor:
 
     async def execute_node(self, nid: str, inputs: dict[str, Any], *, round: int = 0,
                            feedback: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        node = self.plan.nodes[nid]
-        span = self.state.hub.new_span("node")
+        node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.state.hub
+        span = hub.new_span("node")
         self.status[nid] = "running"
-        self.state.hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span, node_id=self.key(nid),
-                            state="running", round=round)
-        ctx = NodeContext(self.state, self, node, inputs, span, round, feedback)
+        hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span, node_id=key, state="running",
+                 round=round)
+        ctx = NodeContext(self.state, self, node, inputs, span, round, feedback, key=key)
         try:
-            outputs = await self._within_deadline(node, ctx)
+            limit = node.setup.deadline_s
+            if limit is None:  # not a number: fails here, as it always did
+                limit = float(node.param("deadline_s") or 0.0)
+            handler = _handler(node.role)
+            outputs = await (self._within_deadline(handler, ctx, limit) if limit else handler(ctx))
         except asyncio.CancelledError:
             self._set_state(nid, "cancelled", span=span)
             raise
@@ -211,24 +204,21 @@ class GraphExecutor:
             raise NodeFailed(f"{type(exc).__name__}: {exc}") from exc
         self.last_inputs[nid] = inputs
         for port, value in outputs.items():
-            self.state.hub.emit(NodeOutput, span_id=span, parent_id=self.parent_span, node_id=self.key(nid),
-                                port=port, value=value, round=round)
+            hub.emit(NodeOutput, span_id=span, parent_id=self.parent_span, node_id=key, port=port, value=value,
+                     round=round)
         if node.role == "output":
             self.results[str(node.param("name") or nid)] = outputs.get("value")
         self._set_state(nid, "done", span=span)
         return outputs
 
-    async def _within_deadline(self, node: PlanNode, ctx: NodeContext) -> dict[str, Any]:
-        """The role's outputs; with a node `deadline_s`, a run past it is cut off (in-flight calls
-        cancelled, their spans closed) and ends the run like any budget hit."""
-        limit = float(node.param("deadline_s") or 0.0)
-        if not limit:
-            return await _handler(node.role)(ctx)
+    async def _within_deadline(self, handler: RoleHandler, ctx: NodeContext, limit: float) -> dict[str, Any]:
+        """The role's outputs, within the node's `deadline_s`: a run past it is cut off (in-flight
+        calls cancelled, their spans closed) and ends the run like any budget hit."""
         started = time.monotonic()
         window = asyncio.timeout(limit)
         try:
             async with window:
-                return await _handler(node.role)(ctx)
+                return await handler(ctx)
         except TimeoutError:
             if not window.expired():
                 raise
@@ -264,11 +254,6 @@ def _handler(role: str) -> RoleHandler:
 
 
 _HANDLERS: dict[str, RoleHandler] = {}
-
-
-def _missing(node: PlanNode, values: Mapping[str, list[Any]]) -> list[str]:
-    spec = _spec(node.role)
-    return [p.name for p in spec.inputs if p.required and not values.get(p.name)] if spec else []
 
 
 def _reachable(plan: RunPlan, origin: str, *, forward: bool) -> set[str]:

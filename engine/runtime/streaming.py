@@ -4,21 +4,25 @@ are counted against the budgets as they arrive.
 Invariants: `CallDeltas` is the only delta callback the runtime hands a gateway — each delta is an
 `LLMTokenDelta` in the call's span, a retried stream's restart an `LLMStreamRestarted`, emitted on
 the loop even when a provider calls from a worker thread; `TokenMeter` counts only when a token or
-cost limit applies (`on`), and what it counted is settled exactly once per call.
+cost limit applies (`on`), and what it counted is settled exactly once per call. A call without
+such a limit gets `UNMETERED`, one shared meter that is never on (so never changes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from engine.events import LLMStreamRestarted, LLMTokenDelta
 from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
-from engine.llm.types import LLMResponse
+from engine.llm.types import LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
-from engine.runtime.hub import EventHub
+from engine.runtime.nodesetup import CallSettings
+from engine.runtime.plan import BudgetLimits
+from engine.runtime.state import RunState
 
 
 class TokenMeter:
@@ -69,31 +73,41 @@ class TokenMeter:
             self.budget.settle(self.node_key, self.prompt + self.streamed, self.cost())
 
 
+UNMETERED = TokenMeter(BudgetTracker(BudgetLimits()), "", "", 0, 0.0, None)  # no limit: never on
+
+
+def meter_for(budget: BudgetTracker, node_key: str, request: LLMRequest, settings: CallSettings,
+              gateway: object) -> TokenMeter:
+    """The meter of one call: `UNMETERED` unless a run or node token or cost limit applies (the
+    price, for a cost limit, from the gateway's `price_of(request)` when it has one)."""
+    node_max_tokens, node_max_cost = settings.max_tokens, settings.max_cost_usd
+    if not (budget.meters or node_max_tokens or node_max_cost):
+        return UNMETERED
+    price_of: Callable[[LLMRequest], ModelPrice | None] | None = getattr(gateway, "price_of", None)
+    price = price_of(request) if price_of is not None and budget.watches_cost(node_max_cost) else None
+    return TokenMeter(budget, node_key, request.model, node_max_tokens, node_max_cost, price)
+
+
 class CallDeltas:
     """The delta callback of one call: each delta becomes an `LLMTokenDelta` (and counts against the
     token budgets); a retried stream's restart becomes an `LLMStreamRestarted` (the tokens the broken
     attempt streamed still count: they were generated). A provider running in a worker thread may
     call either there: the event is then emitted on the loop."""
 
-    def __init__(self, hub: EventHub, span: str, parent_span: str, meter: TokenMeter) -> None:
-        self.hub, self.span, self.parent_span, self.meter = hub, span, parent_span, meter
-        self.loop, self.loop_thread = asyncio.get_running_loop(), threading.get_ident()
+    def __init__(self, state: RunState, span: str, parent_span: str, meter: TokenMeter) -> None:
+        self.hub, self.span, self.parent_span, self.meter = state.hub, span, parent_span, meter
+        self.loop, self.loop_thread = state.loop, state.loop_thread
 
     def __call__(self, text: str) -> None:
-        if threading.get_ident() == self.loop_thread:
-            self._delta(text)
-        else:
-            self.loop.call_soon_threadsafe(self._delta, text)
+        if threading.get_ident() != self.loop_thread:
+            self.loop.call_soon_threadsafe(self, text)  # called again, on the loop
+            return
+        self.hub.emit(LLMTokenDelta, span_id=self.span, parent_id=self.parent_span, text=text)
+        if self.meter.on:
+            self.meter.add_text(text)
 
     def restart(self, attempt: int) -> None:
-        if threading.get_ident() == self.loop_thread:
-            self._restart(attempt)
-        else:
-            self.loop.call_soon_threadsafe(self._restart, attempt)
-
-    def _delta(self, text: str) -> None:
-        self.hub.emit(LLMTokenDelta, span_id=self.span, parent_id=self.parent_span, text=text)
-        self.meter.add_text(text)
-
-    def _restart(self, attempt: int) -> None:
+        if threading.get_ident() != self.loop_thread:
+            self.loop.call_soon_threadsafe(self.restart, attempt)  # called again, on the loop
+            return
         self.hub.emit(LLMStreamRestarted, span_id=self.span, parent_id=self.parent_span, attempt=attempt)
