@@ -4,7 +4,8 @@ Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `Run
 `RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason;
 when a store is given, the workflow version is saved and every event is appended to its writer (a
 sink like any other subscriber), which is closed — everything committed — before `wait()` returns;
-what could not be recorded is listed in `RunResult.recording_errors`.
+what could not be recorded is listed in `RunResult.recording_errors`. While a run goes on, the objects
+that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.events import BudgetExceeded, Event, NodeState, RunFinished, RunStarted, RunStatus, VerdictIssued
+from engine.gc_pause import older_objects_set_aside
 from engine.llm.types import ChatGateway
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.control import HumanChoice, HumanPolicy, RunControl
@@ -97,6 +99,10 @@ class Run:
 
     # -- the run itself ------------------------------------------------------------------------
     async def _main(self) -> RunResult:
+        with older_objects_set_aside():  # a run does not pay for collector passes over what it found
+            return await self._execute()
+
+    async def _execute(self) -> RunResult:
         plan, hub = self.plan, self.hub
         writer = self._open_store()
         state = RunState(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
