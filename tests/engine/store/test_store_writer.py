@@ -131,3 +131,24 @@ def test_a_batch_larger_than_a_segment_lands_whole_and_in_order(store: TraceStor
     assert list(store.iter_events("big")) == s.events
     assert list(store.iter_events("big", from_seq=1500, to_seq=1600)) == s.events[1499:1600]
     assert store.event_count("big") == len(s.events)
+
+
+def test_a_database_error_keeps_every_good_event_of_the_batch(store: TraceStore,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from engine.store.batch import BatchWriter
+
+    events = triad_run()
+    poison = events[7]
+    execute = BatchWriter._execute
+
+    def failing(self: BatchWriter, conn: object, rows: object, segments: list[tuple[object, ...]]) -> None:
+        if any(first <= poison.seq <= last for _, first, last, *_ in segments):
+            raise sqlite3.OperationalError("disk I/O error")  # as the database would fail a statement
+        execute(self, conn, rows, segments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BatchWriter, "_execute", failing)
+    errors = write_all(store, events, batch_size=5000)
+    assert len(errors) == 1 and "seq 8" in errors[0] and "disk I/O error" in errors[0]
+    assert list(store.iter_events("run-0001")) == events[:7] + events[8:]
