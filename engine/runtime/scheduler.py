@@ -83,41 +83,45 @@ class GraphExecutor:
     def _launch(self, startable: list[str]) -> None:
         loop = asyncio.get_running_loop()
         for nid in startable:
-            task = loop.create_task(self._drive(nid))
-            self._running[task] = nid
-            task.add_done_callback(self._on_done)
+            self._running[loop.create_task(self._drive(nid))] = nid
 
     async def _drive(self, nid: str) -> None:
         """Run `nid`, pass its outputs on, and go on in this task with the first node that made ready
         (the others get tasks of their own): a chain costs one task, not one per node. Every
-        `_YIELD_EVERY` nodes in a row it lets the loop run, so a chain of instant nodes cannot hog it."""
-        in_a_row = 0
-        while True:
-            try:
-                outputs = await self._run_node(nid)
-            except NodeFailed as exc:
-                self.failures.append(f"{self.plan.nodes[nid].label}: {exc}")
-                outputs = {}
-            ready = self._admit(self._deliver(nid, outputs))
-            if not ready:
-                return
-            nid = ready[0]
-            if len(ready) > 1:
-                self._launch(ready[1:])
-            in_a_row += 1
-            if in_a_row % _YIELD_EVERY == 0:
-                await asyncio.sleep(0)
+        `_YIELD_EVERY` nodes in a row it lets the loop run, so a chain of instant nodes cannot hog it.
+        The task reports its own end (`_ended`): no done-callback round through the loop per task."""
+        try:
+            in_a_row = 0
+            while True:
+                try:
+                    outputs = await self._run_node(nid)
+                except NodeFailed as exc:
+                    self.failures.append(f"{self.plan.nodes[nid].label}: {exc}")
+                    outputs = {}
+                ready = self._admit(self._deliver(nid, outputs))
+                if not ready:
+                    break
+                nid = ready[0]
+                if len(ready) > 1:
+                    self._launch(ready[1:])
+                in_a_row += 1
+                if in_a_row % _YIELD_EVERY == 0:
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            self._ended(asyncio.CancelledError())
+            raise
+        except Exception as exc:  # ends the graph: `execute` raises it (held there, not in this task)
+            self._ended(exc)
+            return
+        self._ended(None)
 
-    def _on_done(self, task: asyncio.Task[None]) -> None:
-        """Completion of one node task (O(1) per task: no wait() over every running task)."""
-        nid = self._running.pop(task, None)
-        if nid is None or self._finished.done():
+    def _ended(self, exc: BaseException | None) -> None:
+        """A node task ended (O(1) per task: no wait() over every running task)."""
+        if self._running.pop(asyncio.current_task(), None) is None or self._finished.done():  # type: ignore[arg-type]
             return
-        exc = None if task.cancelled() else task.exception()
-        if task.cancelled() or exc is not None:
-            self._finished.set_exception(exc or asyncio.CancelledError())
-            return
-        if not self._running:
+        if exc is not None:
+            self._finished.set_exception(exc)
+        elif not self._running:
             self._finished.set_result(None)
 
     def _admit(self, ready: list[str]) -> list[str]:
