@@ -9,7 +9,7 @@ run's `RunTools` (made on first use), whose MCP servers `Run` stops before it em
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from engine.events import (
@@ -64,14 +64,14 @@ class NodeContext:
         if system_prompt:
             messages.append({"role": "system", "content": system_prompt})
         messages.append({"role": "user", "content": prompt})
-        metadata.setdefault("round", self.round)  # as `chat` does (called directly: one coroutine less)
-        return await call_llm(self.state, self.node, self.key, self.span_id, messages, metadata, model)
+        return await self.chat(messages, model=model, **metadata)
 
-    async def chat(self, messages: list[dict[str, Any]], *, model: str | None = None,
-                   tools: list[dict[str, Any]] | None = None, **metadata: Any) -> LLMResponse:
-        """One model call with explicit messages (and tools in OpenAI format)."""
+    def chat(self, messages: list[dict[str, Any]], *, model: str | None = None,
+             tools: list[dict[str, Any]] | None = None, **metadata: Any) -> Coroutine[Any, Any, LLMResponse]:
+        """One model call with explicit messages (and tools in OpenAI format), to await. A plain method
+        returning `call_llm`'s coroutine: awaiting it adds no coroutine of its own."""
         metadata.setdefault("round", self.round)
-        return await call_llm(self.state, self.node, self.key, self.span_id, messages, metadata, model, tools)
+        return call_llm(self.state, self.node, self.key, self.span_id, messages, metadata, model, tools)
 
     def verdict(self, subject: str, verdict: Mapping[str, Any], *, judge_model: str | None = None,
                 artifact_seq: int | None = None) -> VerdictIssued:
