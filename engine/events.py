@@ -4,28 +4,29 @@ Every step of a run is announced as a frozen event. The live GUI, the trace stor
 export all consume this one stream; nothing else describes a run.
 
 Invariants:
-- events are immutable (`frozen=True`) and carry `run_id`, a per-run monotonically increasing
+- events are immutable and carry `run_id`, a per-run monotonically increasing
   `seq`, `ts` (seconds since the run started, from a monotonic clock), the `span_id` they belong to
   and that span's `parent_id` (run → node execution → LLM / tool call);
-- `to_record` / `event_from_record` round-trip every event through plain JSON-able dicts; this
-  is the only serialization of events (store, export and replay all use it);
+- an event is a tuple: its kind, then its fields in declaration order (`engine.event_record`), which
+  is also how the trace store packs it;
+- `to_record` / `event_from_record` round-trip every event through plain JSON-able dicts (export
+  and replay use them; the trace store packs the event tuples themselves);
 - events never carry secrets: requests are recorded without API keys or auth headers.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, field, fields
 from typing import Any, ClassVar, Literal
 
-from engine.fast_init import install_fast_init
+from engine.event_record import EventRecord
 
 NodeState = Literal["queued", "running", "waiting", "done", "failed", "skipped", "cancelled"]
 RunStatus = Literal["running", "succeeded", "failed", "cancelled", "budget_exceeded", "interrupted"]
 Decision = Literal["approve", "revise", "reject"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
+class Event(EventRecord):
     kind: ClassVar[str] = "event"
     run_id: str
     seq: int
@@ -39,7 +40,6 @@ class Event:
         return record
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RunStarted(Event):
     kind: ClassVar[str] = "run_started"
     workflow_id: str
@@ -52,7 +52,6 @@ class RunStarted(Event):
     fork_at_seq: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RunFinished(Event):
     kind: ClassVar[str] = "run_finished"
     status: RunStatus
@@ -64,7 +63,6 @@ class RunFinished(Event):
     duration_s: float = 0.0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NodeStateChanged(Event):
     kind: ClassVar[str] = "node_state"
     node_id: str
@@ -74,7 +72,6 @@ class NodeStateChanged(Event):
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NodeOutput(Event):
     """A value (artifact) a node execution produced on one of its output ports."""
 
@@ -85,7 +82,6 @@ class NodeOutput(Event):
     round: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PlanEmitted(Event):
     kind: ClassVar[str] = "plan"
     node_id: str
@@ -93,7 +89,6 @@ class PlanEmitted(Event):
     replan: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LLMCallStarted(Event):
     kind: ClassVar[str] = "llm_started"
     node_id: str
@@ -101,13 +96,11 @@ class LLMCallStarted(Event):
     request: dict[str, Any]  # messages and parameters, never keys
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LLMTokenDelta(Event):
     kind: ClassVar[str] = "llm_delta"
     text: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LLMStreamRestarted(Event):
     """The call's stream broke and is retried from the start: the text streamed so far in this span
     (its earlier `LLMTokenDelta`s) is void; the deltas that follow are attempt `attempt`'s."""
@@ -116,7 +109,6 @@ class LLMStreamRestarted(Event):
     attempt: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LLMCallFinished(Event):
     kind: ClassVar[str] = "llm_finished"
     node_id: str
@@ -131,7 +123,6 @@ class LLMCallFinished(Event):
     response: dict[str, Any] = field(default_factory=dict)  # what replay serves back
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolCallStarted(Event):
     kind: ClassVar[str] = "tool_started"
     node_id: str
@@ -139,7 +130,6 @@ class ToolCallStarted(Event):
     arguments: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolCallFinished(Event):
     kind: ClassVar[str] = "tool_finished"
     node_id: str
@@ -149,7 +139,6 @@ class ToolCallFinished(Event):
     latency_s: float = 0.0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class MemoryRead(Event):
     kind: ClassVar[str] = "memory_read"
     node_id: str
@@ -159,7 +148,6 @@ class MemoryRead(Event):
     value: Any = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class MemoryWritten(Event):
     kind: ClassVar[str] = "memory_write"
     node_id: str
@@ -171,7 +159,6 @@ class MemoryWritten(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class VerdictIssued(Event):
     kind: ClassVar[str] = "verdict"
     node_id: str
@@ -185,7 +172,6 @@ class VerdictIssued(Event):
     judge_model: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class BudgetUpdated(Event):
     """The run's usage so far, after each model call of a run that has a limit (or of a node that
     has one). The limits it counts against are the run's `RunStarted.settings["budget"]` (and the
@@ -199,7 +185,6 @@ class BudgetUpdated(Event):
     limits: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class BudgetExceeded(Event):
     kind: ClassVar[str] = "budget_exceeded"
     budget: Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
@@ -208,7 +193,6 @@ class BudgetExceeded(Event):
     node_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HumanDecisionRequested(Event):
     kind: ClassVar[str] = "human_requested"
     node_id: str
@@ -216,7 +200,6 @@ class HumanDecisionRequested(Event):
     artifact: Any = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HumanDecisionMade(Event):
     kind: ClassVar[str] = "human_decided"
     node_id: str
@@ -226,7 +209,6 @@ class HumanDecisionMade(Event):
     reason: str = ""  # why, when the person (or the front end deciding for them) said so
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ErrorRaised(Event):
     kind: ClassVar[str] = "error"
     message: str
@@ -235,7 +217,6 @@ class ErrorRaised(Event):
     recoverable: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LogMessage(Event):
     kind: ClassVar[str] = "log"
     message: str
@@ -252,10 +233,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HumanDecisionMade, ErrorRaised, LogMessage,
     )
 }
-
-
-for _cls in EVENT_TYPES.values():  # events are made for every step of every run
-    install_fast_init(_cls)
 
 
 def event_from_record(record: dict[str, Any]) -> Event:

@@ -1,12 +1,15 @@
 """Event segments: a run's events stored as packed, compressed blocks — one row per batch, not per event.
 
-A segment is `FORMAT_ZLIB_MSGPACK` (one tag byte) followed by zlib-compressed MessagePack of
-`[fields, rows]`:
+A segment is a format byte followed by zlib-compressed MessagePack of `[fields, rows]`:
 - `fields` maps each event kind in the segment to the names of its payload fields, in the order the
   rows hold their values (so decoding goes by name: a kind that gains a field in a later version
   still reads older segments, the missing field taking its default);
-- `rows` holds one array per event, in append order: `[kind, seq, ts, span_id, parent_id, *values]`.
-  A row whose kind starts with `~` carries its payload as one JSON text instead (see below).
+- `rows` holds one array per event, in append order. `FORMAT_EVENT_TUPLES` (written now): each row is
+  the event tuple itself, `[kind, run_id, seq, ts, span_id, parent_id, *values]`, packed as it is (no
+  conversion per event). `FORMAT_ZLIB_MSGPACK` (read only, the first segments): `[kind, seq, ts,
+  span_id, parent_id, *values]`, the run id coming from the segment's run.
+  In both, a row whose kind starts with `~` is `[~kind, seq, ts, span_id, parent_id, json]`: its
+  payload as one JSON text (see below).
 
 Invariants:
 - lossless for what events hold: str (lone surrogates too), int, float (NaN and infinities too),
@@ -28,18 +31,18 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
+from engine.event_record import record_from_row
 from engine.events import EVENT_TYPES, Event, event_from_record
 
-FORMAT_ZLIB_MSGPACK = b"\x01"
+FORMAT_ZLIB_MSGPACK = b"\x01"  # rows without the run id (read only)
+FORMAT_EVENT_TUPLES = b"\x02"  # rows are the event tuples
 ENVELOPE = ("kind", "seq", "ts", "span_id", "parent_id")
 _ENVELOPE_FIELDS = frozenset({*ENVELOPE, "run_id"})
 PAYLOAD_FIELDS: dict[str, list[str]] = {
     kind: [f.name for f in fields(cls) if f.name not in _ENVELOPE_FIELDS] for kind, cls in EVENT_TYPES.items()
 }
-# event class -> the row of an event: its envelope then its payload values, read in one C call
-_ROW: dict[type[Event], Callable[[Event], tuple[Any, ...]]] = {
-    cls: operator.attrgetter(*ENVELOPE, *PAYLOAD_FIELDS[kind]) for kind, cls in EVENT_TYPES.items()
-}
+_SEQ = operator.attrgetter("seq")
+_TS = operator.attrgetter("ts")
 _PACK_ERRORS = (TypeError, ValueError, OverflowError, RecursionError)
 COMPRESS_LEVEL = 1  # ~5x smaller than the packed text at a fraction of level 6's time
 SEGMENT_EVENTS = 1000  # events per segment at most (a read of a seq range decodes whole segments)
@@ -47,8 +50,8 @@ SEGMENT_EVENTS = 1000  # events per segment at most (a read of a seq range decod
 
 def segment_bounds(events: Sequence[Event]) -> tuple[int, int, int, float]:
     """The segment row's (first_seq, last_seq, count, last_ts) for these events."""
-    seqs = [e.seq for e in events]
-    return min(seqs), max(seqs), len(seqs), max([e.ts for e in events])
+    seqs = list(map(_SEQ, events))
+    return min(seqs), max(seqs), len(seqs), max(map(_TS, events))
 
 
 def _packer() -> Any:
@@ -58,16 +61,18 @@ def _packer() -> Any:
 def encode_segment(events: Sequence[Event]) -> tuple[bytes | None, list[tuple[Event, str]]]:
     """The segment of `events` (None if none could be stored) and the events not stored, with why."""
     packer = _packer()
-    header = {cls.kind: PAYLOAD_FIELDS[cls.kind] for cls in {type(e) for e in events}}
+    classes: set[type[Event]] = set(map(type, events))
+    header = {cls.kind: PAYLOAD_FIELDS[cls.kind] for cls in classes}
     try:
-        rows = [_ROW[type(e)](e) for e in events]
-        body = packer.pack([header, rows])
+        if any(EVENT_TYPES[cls.kind] is not cls for cls in classes):
+            raise KeyError("an event class that is not the registered one of its kind")
+        body = packer.pack([header, events])  # an event is its row
         failed: list[tuple[Event, str]] = []
     except (*_PACK_ERRORS, KeyError):
         body, failed = _encode_one_by_one(packer, header, events)
         if body is None:
             return None, failed
-    return FORMAT_ZLIB_MSGPACK + zlib.compress(body, COMPRESS_LEVEL), failed
+    return FORMAT_EVENT_TUPLES + zlib.compress(body, COMPRESS_LEVEL), failed
 
 
 def _encode_one_by_one(packer: Any, header: dict[str, list[str]],
@@ -76,8 +81,9 @@ def _encode_one_by_one(packer: Any, header: dict[str, list[str]],
     failed: list[tuple[Event, str]] = []
     for event in events:
         try:
-            parts.append(packer.pack(_ROW[type(event)](event)))
-            continue
+            if type(event) is EVENT_TYPES[event.kind]:  # a foreign event class goes as JSON (by name)
+                parts.append(packer.pack(event))
+                continue
         except (*_PACK_ERRORS, KeyError):
             pass
         try:
@@ -99,8 +105,9 @@ def _json_row(event: Event) -> tuple[Any, ...]:
 
 def decode_segment(data: bytes, run_id: str) -> list[Event]:
     """The events of one segment, in the order they were stored. Raises ValueError for a damaged one."""
-    if data[:1] != FORMAT_ZLIB_MSGPACK:
-        raise ValueError(f"unknown event segment format {data[:1]!r}")
+    tag = data[:1]
+    if tag not in (FORMAT_EVENT_TUPLES, FORMAT_ZLIB_MSGPACK):
+        raise ValueError(f"unknown event segment format {tag!r}")
     try:
         header, rows = msgpack.unpackb(zlib.decompress(data[1:]), raw=False, strict_map_key=False,
                                        unicode_errors="surrogatepass")
@@ -108,7 +115,7 @@ def decode_segment(data: bytes, run_id: str) -> list[Event]:
         raise ValueError(f"damaged event segment: {exc}") from exc
     events: list[Event] = []
     try:
-        readers = {kind: _reader(kind, tuple(names)) for kind, names in header.items()}
+        readers = {kind: _reader(kind, tuple(names), tag == FORMAT_EVENT_TUPLES) for kind, names in header.items()}
         for row in rows:
             kind = row[0]
             if kind[:1] == "~":
@@ -123,27 +130,31 @@ def decode_segment(data: bytes, run_id: str) -> list[Event]:
     return events
 
 
-_READERS: dict[tuple[str, tuple[str, ...]], Callable[[str, list[Any]], Event]] = {}
+_READERS: dict[tuple[str, tuple[str, ...], bool], Callable[[str, list[Any]], Event]] = {}
 
 
-def _reader(kind: str, names: tuple[str, ...]) -> Callable[[str, list[Any]], Event]:
-    """The function that rebuilds an event of `kind` from a row whose values are `names`: generated
-    keyword construction when the names are this version's fields, else through `event_from_record`
-    (unknown names ignored, missing ones take their defaults)."""
-    key = (kind, names)
+def _reader(kind: str, names: tuple[str, ...], with_run_id: bool) -> Callable[[str, list[Any]], Event]:
+    """The function that rebuilds an event of `kind` from a row whose values are `names` (after the
+    envelope, with or without the run id): the row taken as the event tuple when the names are this
+    version's fields, else through `event_from_record` (unknown names ignored, missing ones take their
+    defaults)."""
+    key = (kind, names, with_run_id)
     found = _READERS.get(key)
     if found is not None:
         return found
+    start = len(ENVELOPE) + with_run_id
     if kind in EVENT_TYPES and list(names) == PAYLOAD_FIELDS[kind]:
-        args = "".join(f", {name}=row[{i}]" for i, name in enumerate(names, start=5))
-        namespace: dict[str, Any] = {}
-        exec(f"def read(run_id, row):\n    return cls(run_id=run_id, seq=row[1], ts=row[2], span_id=row[3], "
-             f"parent_id=row[4]{args})", {"cls": EVENT_TYPES[kind]}, namespace)
-        found = namespace["read"]
+        cls, width = EVENT_TYPES[kind], start + len(names)
+
+        def found(run_id: str, row: list[Any]) -> Event:
+            if len(row) != width:
+                raise IndexError(f"a {kind} row of {len(row)} values, not {width}")
+            return record_from_row(cls, row if with_run_id else (kind, run_id, *row[1:]))
     else:
         def found(run_id: str, row: list[Any]) -> Event:
-            record = dict(zip(names, row[5:], strict=True))
-            record.update(kind=kind, run_id=run_id, seq=row[1], ts=row[2], span_id=row[3], parent_id=row[4])
+            record = dict(zip(names, row[start:], strict=True))
+            envelope = row[1:start] if with_run_id else [run_id, *row[1:start]]
+            record.update(zip(("run_id", *ENVELOPE[1:]), envelope, strict=True), kind=kind)
             return event_from_record(record)
     _READERS[key] = found
     return found

@@ -49,7 +49,7 @@ def test_constructors_keep_the_dataclass_contract() -> None:
     for cls in EVENT_TYPES.values():
         required = {f.name: f"v-{f.name}" for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
         first, second = cls(**required), cls(**required)
-        assert first == second and type(first).__init__.__qualname__ == f"{cls.__name__}.__init__"
+        assert first == second and type(first).__new__.__qualname__ == f"{cls.__name__}.__new__"
         for f in fields(cls):
             value = getattr(first, f.name)
             if f.name in required:
@@ -76,3 +76,28 @@ def test_frozen_events_hash_compare_and_refuse_every_field() -> None:
     for name in ("run_id", "seq", "model", "response"):
         with pytest.raises(FrozenInstanceError):
             setattr(event, name, None)
+
+
+def test_an_event_is_its_row_and_behaves_like_a_frozen_dataclass() -> None:
+    import copy
+    import pickle
+    from dataclasses import FrozenInstanceError, asdict, fields
+
+    event = VerdictIssued(run_id="r", seq=3, ts=0.3, node_id="c", subject_node_id="n", decision="revise",
+                          reasons=["short"])
+    names = [f.name for f in fields(event)]
+    assert tuple(event) == ("verdict", *(getattr(event, name) for name in names))
+    assert names[:5] == ["run_id", "seq", "ts", "span_id", "parent_id"]  # the base class's fields first
+    assert repr(event).startswith("VerdictIssued(run_id='r', seq=3, ts=0.3, span_id=None, parent_id=None, node_id='c'")
+    assert asdict(event)["reasons"] == ["short"] and asdict(event)["reasons"] is not event.reasons
+    for again in (pickle.loads(pickle.dumps(event)), copy.copy(event), copy.deepcopy(event)):
+        assert again == event and type(again) is VerdictIssued
+    assert copy.deepcopy(event).reasons is not event.reasons
+    with pytest.raises(FrozenInstanceError):
+        del event.seq  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        event.anything = 1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        assert event < event  # type: ignore[operator]  # events do not order
+    other_kind = NodeStateChanged(run_id="r", seq=3, ts=0.3, node_id="c", state="done")
+    assert other_kind != event and len(other_kind) == len(fields(other_kind)) + 1
