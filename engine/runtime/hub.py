@@ -64,7 +64,9 @@ class EventHub:
 
     def emit(self, cls: type[E], **fields: Any) -> E:
         fields["run_id"], fields["seq"], fields["ts"] = self.run_id, next(self._seq), _monotonic() - self._t0
-        event = cls(**fields)  # the kwargs dict is this call's own: filled in place, not merged into a new one
+        # the kwargs dict is this call's own: filled in place, not merged into a new one; the class's own
+        # constructor is called directly (`cls(...)` would go through type.__call__ and object.__init__)
+        event = cls.__new__(cls, **fields)
         self.history.append(event)
         if cls is NodeStateChanged:
             self.node_states[event.node_id] = event.state  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
+import zstandard
 
 from engine import events as ev
 from engine.store.segments import (
@@ -20,14 +21,15 @@ from tests.engine.store.store_samples import triad_run
 
 
 def _segment(tag: bytes, header: dict[str, list[str]], rows: list[list[object]]) -> bytes:
-    return tag + zlib.compress(msgpack.packb([header, rows]))
+    body = msgpack.packb([header, rows])
+    return tag + (zlib.compress(body) if tag == FORMAT_ZLIB_MSGPACK else zstandard.ZstdCompressor().compress(body))
 
 
 def test_a_segment_holds_the_event_tuples_and_reads_back_equal() -> None:
     events = triad_run()
     data, failed = encode_segment(events)
     assert failed == [] and data is not None and data[:1] == FORMAT_EVENT_TUPLES
-    header, rows = msgpack.unpackb(zlib.decompress(data[1:]))
+    header, rows = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(data[1:]))
     assert rows[0] == list(events[0]) and rows[0][:3] == ["run_started", "run-0001", 1]
     assert set(header) == {e.kind for e in events}
     assert decode_segment(data, "run-0001") == events
@@ -56,6 +58,8 @@ def test_a_row_of_the_wrong_width_is_damage_not_a_short_event() -> None:
         decode_segment(_segment(FORMAT_EVENT_TUPLES, header, [["llm_delta", "r", 1, 0.1, "s", None]]), "r")
     with pytest.raises(ValueError, match="unknown event segment format"):
         decode_segment(b"\x07" + zlib.compress(b""), "r")
+    with pytest.raises(ValueError, match="damaged event segment"):
+        decode_segment(FORMAT_EVENT_TUPLES + b"\x28\xb5\x2f\xfd not a frame", "r")
 
 
 class _NodeStateWithExtra(ev.NodeStateChanged):
