@@ -56,22 +56,23 @@ def segment_bounds(events: Sequence[Event]) -> tuple[int, int, int, float]:
     return min(seqs), max(seqs), len(seqs), max(map(_TS, events))
 
 
-def _packer() -> Any:
-    return msgpack.Packer(unicode_errors="surrogatepass")  # one per call: a Packer is not thread-safe
+def _packer(*, surrogates: bool = False) -> Any:
+    """A new Packer (one is not thread-safe). Strings with lone surrogates need `surrogates`, which
+    packs every string through an encoder call (~1.5x slower), so it is only the fallback."""
+    return msgpack.Packer(unicode_errors="surrogatepass") if surrogates else msgpack.Packer()
 
 
 def encode_segment(events: Sequence[Event]) -> tuple[bytes | None, list[tuple[Event, str]]]:
     """The segment of `events` (None if none could be stored) and the events not stored, with why."""
-    packer = _packer()
     classes: set[type[Event]] = set(map(type, events))
     header = {cls.kind: PAYLOAD_FIELDS[cls.kind] for cls in classes}
     try:
         if any(EVENT_TYPES[cls.kind] is not cls for cls in classes):
             raise KeyError("an event class that is not the registered one of its kind")
-        body = packer.pack([header, events])  # an event is its row
+        body = _packer().pack([header, events])  # an event is its row
         failed: list[tuple[Event, str]] = []
     except (*_PACK_ERRORS, KeyError):
-        body, failed = _encode_one_by_one(packer, header, events)
+        body, failed = _encode_one_by_one(_packer(surrogates=True), header, events)
         if body is None:
             return None, failed
     # a (de)compressor per call: one is not safe to share between threads

@@ -27,6 +27,7 @@ from engine.events import Event
 from engine.store import queries
 from engine.store.codec import canonical_json, sha256_hex
 from engine.store.connection import make_engine
+from engine.store.documents import decode_document, encode_document
 from engine.store.migrations import SCHEMA_VERSION, check_file, migrate
 from engine.store.records import (
     AmbiguousRunIdError,
@@ -68,9 +69,9 @@ _SAVE_VERSION_SQL = _compiled(upsert(WORKFLOW_VERSIONS).on_conflict_do_nothing(i
                               ("hash", "workflow_id", "created_at", "doc"))
 
 
-def _document_text(doc: dict[str, Any]) -> str:
+def _document_hash(doc: dict[str, Any]) -> str:
     try:
-        return canonical_json(doc)
+        return sha256_hex(canonical_json(doc))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"workflow document cannot be stored: {exc}") from exc
 
@@ -124,11 +125,11 @@ class TraceStore:
         with self._write_engine.begin() as conn:
             known = workflow_hash is not None and conn.exec_driver_sql(
                 "SELECT 1 FROM workflow_versions WHERE hash = ?", (workflow_hash,)).first() is not None
-            text = "" if known else _document_text(doc)  # a version run again is not encoded again
-            version = workflow_hash or sha256_hex(text)
+            version = workflow_hash or _document_hash(doc)
+            data = b"" if known else encode_document(doc)  # a version run again is not encoded again
             conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (wf_id, name, version, now, now))
             if not known:
-                conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, text))
+                conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, data))
         return version
 
     def delete_run(self, run_id: str) -> bool:
@@ -218,10 +219,10 @@ class TraceStore:
             return [queries.memory_entry(r) for r in conn.execute(query.order_by(m.id))]
 
     def workflow_version(self, workflow_hash: str) -> dict[str, Any] | None:
-        with self._read() as conn:
-            text = conn.execute(select(WORKFLOW_VERSIONS.c.doc).where(WORKFLOW_VERSIONS.c.hash == workflow_hash)
-                                ).scalar_one_or_none()
-        doc = None if text is None else queries.load_json(text)
+        with self._read() as conn:  # untyped read: the column holds JSON text (older stores) or packed bytes
+            stored = conn.exec_driver_sql("SELECT doc FROM workflow_versions WHERE hash = ?",
+                                          (workflow_hash,)).scalar_one_or_none()
+        doc = None if stored is None else decode_document(stored)
         return doc if isinstance(doc, dict) else None
 
     # -- lifecycle -------------------------------------------------------------------------------

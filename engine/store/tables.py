@@ -34,7 +34,7 @@ class WorkflowVersionRow(SQLModel, table=True):
     hash: str = Field(primary_key=True)
     workflow_id: str = Field(foreign_key="workflows.id", index=True)
     created_at: float
-    doc: str
+    doc: bytes  # `engine.store.documents` (JSON text in stores written before it)
 
 
 class RunRow(SQLModel, table=True):

@@ -75,3 +75,11 @@ def test_an_event_of_a_foreign_class_is_stored_as_its_registered_kind() -> None:
     assert failed == [] and data is not None
     assert decode_segment(data, "r") == [own, ev.NodeStateChanged(run_id="r", seq=2, ts=0.2, node_id="n",
                                                                   state="done")]
+
+
+def test_lone_surrogates_are_kept_and_only_their_segment_takes_the_slower_packing() -> None:
+    odd = ev.LLMTokenDelta(run_id="r", seq=1, ts=0.1, text="half a pair: \ud83d")
+    plain = ev.LLMTokenDelta(run_id="r", seq=2, ts=0.2, text="plain")
+    for events in ([odd, plain], [plain]):
+        data, failed = encode_segment(events)
+        assert failed == [] and data is not None and decode_segment(data, "r") == events
