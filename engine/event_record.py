@@ -23,8 +23,10 @@ from collections import _tuplegetter  # type: ignore[attr-defined]  # namedtuple
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
+from engine.fast_init import field_parameters, signature
+
 _new_tuple = tuple.__new__
-_NO_VALUE: Any = object()
+_NO_VALUE: Any = object()  # "no declared default" in a class namespace
 R = TypeVar("R", bound=tuple)  # type: ignore[type-arg]
 
 
@@ -73,24 +75,11 @@ def _as_field(value: Any) -> Any:
 
 
 def _constructor(cls: type[Any], shadow: type[Any]) -> Callable[..., Any]:
-    env: dict[str, Any] = {"_new_tuple": _new_tuple, "_NO_VALUE": _NO_VALUE, "_kind": cls.kind}
-    params: list[str] = []
-    body: list[str] = []
-    values: list[str] = []
-    for f in dataclasses.fields(shadow):
-        if f.default is not dataclasses.MISSING:
-            env[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:
-            env[f"_factory_{f.name}"] = f.default_factory
-            params.append(f"{f.name}=_NO_VALUE")
-            body.append(f"    if {f.name} is _NO_VALUE: {f.name} = _factory_{f.name}()")
-        else:
-            params.append(f.name)
-        values.append(f.name)
-    signature = ", ".join(["cls", *(["*", *params] if params else [])])
-    source = (f"def __new__({signature}):\n" + "".join(line + "\n" for line in body)
-              + f"    return _new_tuple(cls, (_kind, {''.join(v + ', ' for v in values)}))")
+    env: dict[str, Any] = {"_new_tuple": _new_tuple, "_kind": cls.kind}
+    positional, keyword, body = field_parameters(dataclasses.fields(shadow), env)
+    values = "".join(f"{f.name}, " for f in dataclasses.fields(shadow))
+    source = (f"def __new__({signature('cls', positional, keyword)}):\n" + "".join(line + "\n" for line in body)
+              + f"    return _new_tuple(cls, (_kind, {values}))")
     namespace: dict[str, Any] = {}
     exec(source, env, namespace)
     constructor: Callable[..., Any] = namespace["__new__"]
