@@ -17,6 +17,8 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import zstandard
 
+from engine.store.segments import compress, unpack
+
 FORMAT_PACKED = b"\x02"
 
 
@@ -28,7 +30,7 @@ def encode_document(doc: dict[str, Any]) -> bytes:
             body = msgpack.packb(doc, unicode_errors="surrogatepass")
     except (TypeError, ValueError, OverflowError, RecursionError) as exc:
         raise ValueError(f"workflow document cannot be stored: {type(exc).__name__}: {exc}") from exc
-    return FORMAT_PACKED + zstandard.ZstdCompressor(level=1).compress(body)  # one per call: not thread-safe
+    return FORMAT_PACKED + compress(body)
 
 
 def decode_document(stored: str | bytes) -> Any:
@@ -39,6 +41,6 @@ def decode_document(stored: str | bytes) -> Any:
         raise ValueError(f"unknown workflow document format {stored[:1]!r}")
     try:
         body = zstandard.ZstdDecompressor().decompress(stored[1:])
-        return msgpack.unpackb(body, raw=False, strict_map_key=False, unicode_errors="surrogatepass")
+        return unpack(body)
     except (zstandard.ZstdError, msgpack.UnpackException, TypeError) as exc:
         raise ValueError(f"damaged workflow document: {exc}") from exc

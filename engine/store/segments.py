@@ -62,6 +62,16 @@ def _packer(*, surrogates: bool = False) -> Any:
     return msgpack.Packer(unicode_errors="surrogatepass") if surrogates else msgpack.Packer()
 
 
+def compress(body: bytes) -> bytes:
+    """Zstandard at `COMPRESS_LEVEL`; a compressor per call: one is not safe to share between threads."""
+    return zstandard.ZstdCompressor(level=COMPRESS_LEVEL).compress(body)
+
+
+def unpack(body: bytes) -> Any:
+    """MessagePack `body` as written here (lone surrogates kept, int map keys allowed)."""
+    return msgpack.unpackb(body, raw=False, strict_map_key=False, unicode_errors="surrogatepass")
+
+
 def encode_segment(events: Sequence[Event]) -> tuple[bytes | None, list[tuple[Event, str]]]:
     """The segment of `events` (None if none could be stored) and the events not stored, with why."""
     classes: set[type[Event]] = set(map(type, events))
@@ -75,8 +85,7 @@ def encode_segment(events: Sequence[Event]) -> tuple[bytes | None, list[tuple[Ev
         body, failed = _encode_one_by_one(_packer(surrogates=True), header, events)
         if body is None:
             return None, failed
-    # a (de)compressor per call: one is not safe to share between threads
-    return FORMAT_EVENT_TUPLES + zstandard.ZstdCompressor(level=COMPRESS_LEVEL).compress(body), failed
+    return FORMAT_EVENT_TUPLES + compress(body), failed
 
 
 def _encode_one_by_one(packer: Any, header: dict[str, list[str]],
@@ -114,7 +123,7 @@ def decode_segment(data: bytes, run_id: str) -> list[Event]:
         raise ValueError(f"unknown event segment format {tag!r}")
     try:
         body = zlib.decompress(data[1:]) if tag == FORMAT_ZLIB_MSGPACK else zstandard.ZstdDecompressor().decompress(data[1:])
-        header, rows = msgpack.unpackb(body, raw=False, strict_map_key=False, unicode_errors="surrogatepass")
+        header, rows = unpack(body)
     except (zlib.error, zstandard.ZstdError, msgpack.UnpackException, TypeError) as exc:
         raise ValueError(f"damaged event segment: {exc}") from exc
     events: list[Event] = []
