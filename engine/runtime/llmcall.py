@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable
 from typing import Any
 
-from engine.events import BudgetUpdated, LLMCallFinished, LLMCallStarted
+from engine.events import BudgetUpdated, LLMCallFinished
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.nodesetup import CallSettings, call_settings
 from engine.runtime.plan import PlanNode
@@ -76,8 +76,7 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
                     raise meter.hit  # the prompt alone does not fit: no call is made
                 raise asyncio.CancelledError("the run is stopping: its budget is exceeded")
         span = hub.new_span("llm")
-        hub.emit(LLMCallStarted, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
-                 request=request.to_record())
+        hub.llm_started(node_key, request.model, request.to_record(), span_id=span, parent_id=parent_span)
 
         on_delta = CallDeltas(state, span, parent_span, meter)
 
@@ -110,10 +109,9 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
             raise
         if meter.on:
             meter.settle()
-        hub.emit(LLMCallFinished, span_id=span, parent_id=parent_span, node_id=node_key, model=request.model,
-                 content=response.content, tokens_in=response.tokens_in, tokens_out=response.tokens_out,
-                 cost_usd=response.cost_usd, latency_s=response.latency_s or time.monotonic() - started,
-                 response=response.to_record())
+        hub.llm_finished(node_key, request.model, span_id=span, parent_id=parent_span, content=response.content,
+                         tokens_in=response.tokens_in, tokens_out=response.tokens_out, cost_usd=response.cost_usd,
+                         latency_s=response.latency_s or time.monotonic() - started, response=response.to_record())
     finally:
         slots.release()
     try:

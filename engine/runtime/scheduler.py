@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.events import LogMessage, NodeOutput, NodeStateChanged
+from engine.events import LogMessage
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode, RunPlan
 from engine.runtime.state import NodeFailed, RunState
@@ -49,8 +49,8 @@ class GraphExecutor:
 
     def _set_state(self, nid: str, state: str, detail: str = "", span: str | None = None) -> None:
         self.status[nid] = state
-        self.state.hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span,
-                            node_id=self.prefix + nid, state=state, detail=detail)  # type: ignore[arg-type]
+        self.state.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span,  # type: ignore[arg-type]
+                                  detail=detail)
 
     async def execute(self) -> dict[str, Any]:
         """Run the graph to the end; the values of its output nodes by output name."""
@@ -184,8 +184,7 @@ class GraphExecutor:
         node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.state.hub
         span = hub.new_span("node")
         self.status[nid] = "running"
-        hub.emit(NodeStateChanged, span_id=span, parent_id=self.parent_span, node_id=key, state="running",
-                 round=round)
+        hub.node_state(key, "running", span_id=span, parent_id=self.parent_span, round=round)
         ctx = NodeContext(self.state, self, node, inputs, span, round, feedback, key=key)
         try:
             limit = node.setup.deadline_s
@@ -208,8 +207,7 @@ class GraphExecutor:
             raise NodeFailed(f"{type(exc).__name__}: {exc}") from exc
         self.last_inputs[nid] = inputs
         for port, value in outputs.items():
-            hub.emit(NodeOutput, span_id=span, parent_id=self.parent_span, node_id=key, port=port, value=value,
-                     round=round)
+            hub.node_output(key, port, value, span_id=span, parent_id=self.parent_span, round=round)
         if node.role == "output":
             self.results[str(node.param("name") or nid)] = outputs.get("value")
         self._set_state(nid, "done", span=span)

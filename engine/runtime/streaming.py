@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine.events import LLMStreamRestarted, LLMTokenDelta
+from engine.events import LLMStreamRestarted
 from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMRequest, LLMResponse
@@ -102,7 +102,7 @@ class CallDeltas:
         if threading.get_ident() != self.loop_thread:
             self.loop.call_soon_threadsafe(self, text)  # called again, on the loop
             return
-        self.hub.emit(LLMTokenDelta, span_id=self.span, parent_id=self.parent_span, text=text)
+        self.hub.llm_delta(text, span_id=self.span, parent_id=self.parent_span)
         if self.meter.on:
             self.meter.add_text(text)
 
