@@ -1,5 +1,5 @@
-"""Faster constructors for the frozen slot dataclasses made on every step of a run (model requests and
-responses, node call settings).
+"""Faster constructors for frozen slot dataclasses made in bulk (the per-node settings of every
+compiled plan).
 
 A frozen dataclass's generated `__init__` writes each field through `object.__setattr__` (a lookup
 and a call per field). `install_fast_init(cls)` replaces it with one that writes the slots through
@@ -7,7 +7,7 @@ their member descriptors directly: same signature (positional or keyword-only as
 defaults and default factories, same resulting object; immutability is untouched (`__setattr__`
 still raises). It refuses classes without slots, or with `__post_init__` or init=False fields.
 `field_parameters` / `signature` (the generated parameters, defaults and factories) are shared with
-`engine.event_record`, whose event constructors are generated the same way.
+`engine.event_record`, whose record constructors are generated the same way.
 """
 
 from __future__ import annotations

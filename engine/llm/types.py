@@ -7,16 +7,15 @@ environment or the OS keyring); every failure is an `LLMError` that names provid
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
-from engine.fast_init import install_fast_init
+from engine.event_record import TupleRecord
 
 DeltaCallback = Callable[[str], None]
 
 
-@dataclass(frozen=True, slots=True)
-class LLMRequest:
+class LLMRequest(TupleRecord, kw_only=False):
     model: str  # "sim/...", "local/smollm2", or any litellm model id ("openai/gpt-4o-mini", ...)
     messages: list[dict[str, Any]]
     temperature: float = 0.0
@@ -38,8 +37,7 @@ class LLMRequest:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class LLMResponse:
+class LLMResponse(TupleRecord, kw_only=False):
     content: str
     model: str
     provider: str
@@ -58,10 +56,6 @@ class LLMResponse:
             "latency_s": self.latency_s, "finish_reason": self.finish_reason,
             "tool_calls": self.tool_calls, "priced": self.priced,
         }
-
-
-install_fast_init(LLMRequest)  # one request and one response per model call
-install_fast_init(LLMResponse)
 
 
 class StreamAttempts:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine.events import BudgetUpdated, LLMCallFinished
@@ -30,6 +30,7 @@ from engine.runtime.state import NodeFailed, RunState
 from engine.runtime.streaming import CallDeltas, meter_for
 
 NODE_RETRY_BACKOFF_S = 0.2
+_new_request: Callable[..., LLMRequest] = LLMRequest.__new__  # its constructor without type.__call__ around it
 
 
 def model_for(state: RunState, node: PlanNode) -> str:
@@ -46,9 +47,9 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     if settings.sim_output:  # "sql" / "python": ask the simulated provider for code-shaped answers
         meta["output"] = settings.sim_output
     meta.update(metadata)
-    request = LLMRequest(model=model, messages=messages, temperature=settings.temperature,
-                         timeout_s=settings.timeout_s, retries=settings.retries, seed=state.seed,
-                         tools=tools, metadata=meta)
+    request = _new_request(LLMRequest, model=model, messages=messages, temperature=settings.temperature,
+                           timeout_s=settings.timeout_s, retries=settings.retries, seed=state.seed,
+                           tools=tools, metadata=meta)
     attempts = 2 if settings.retries > 0 else 1
     for attempt in range(1, attempts + 1):
         try:

@@ -1,12 +1,16 @@
-"""The fast constructors of events and model requests/responses behave like the dataclass ones."""
+"""The fast constructors of events, model requests/responses and node settings behave like the dataclass ones."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
+from typing import Any
 
 import pytest
 
 from engine import events as ev
+from engine.event_record import TupleRecord
 from engine.fast_init import install_fast_init
 from engine.llm.types import LLMRequest, LLMResponse
 
@@ -48,3 +52,35 @@ def test_classes_it_cannot_speed_up_are_refused() -> None:
     for cls in (NoSlots, PostInit):
         with pytest.raises(TypeError):
             install_fast_init(cls)
+
+
+class _Reply(TupleRecord, kw_only=False):  # the same field values as an LLMResponse could hold
+    content: str
+    model: str
+    provider: str
+
+
+class _Echo(_Reply):  # same fields, another class
+    pass
+
+
+def test_requests_and_responses_are_records_of_their_own_class() -> None:
+    reply = LLMResponse("ok", "m", "p")
+    assert tuple(reply) == ("ok", "m", "p", 0, 0, 0.0, 0.0, None, [], True)
+    assert reply != tuple(reply) and tuple(reply) != reply
+    assert _Reply("ok", "m", "p") != _Echo("ok", "m", "p") and tuple(_Reply("ok", "m", "p")) == tuple(_Echo("ok", "m", "p"))
+    assert _Reply("ok", "m", "p") == _Reply(content="ok", model="m", provider="p")
+    assert hash(_Reply("ok", "m", "p")) == hash(_Reply("ok", "m", "p"))
+    request = LLMRequest("m", [{"role": "user", "content": "hi"}], metadata={"seed": 1})
+    changed = dataclasses.replace(request, stream=False)
+    assert (changed.stream, request.stream, changed.messages) == (False, True, request.messages)
+    for same in (pickle.loads(pickle.dumps(request)), copy.copy(request), copy.deepcopy(request)):
+        assert same == request and type(same) is LLMRequest
+    assert dataclasses.asdict(reply)["tool_calls"] == [] and [f.name for f in dataclasses.fields(reply)][:2] == [
+        "content", "model"]
+    assert repr(reply).startswith("LLMResponse(content='ok', model='m', provider='p', tokens_in=0")
+    record: Any = reply
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.content = "changed"
+    with pytest.raises(TypeError):
+        assert reply < reply  # type: ignore[operator]
