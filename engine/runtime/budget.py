@@ -144,6 +144,12 @@ class BudgetTracker:
 
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                    node: CallSettings) -> None:
+        if not (self.limited or node.limited):  # nothing to hold the call against: count it, done
+            total = self.total
+            total.tokens_in += tokens_in
+            total.tokens_out += tokens_out
+            total.cost_usd += cost_usd
+            return
         self.commit(node_id, tokens_in, tokens_out, cost_usd, node.limited)
         lim = self.limits
         if lim.max_tokens and self.total.tokens > lim.max_tokens:

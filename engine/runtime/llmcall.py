@@ -118,7 +118,8 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
     try:
         budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd, settings)
     finally:
-        _announce(state, parent_span, settings)
+        if budget.limited or settings.limited:
+            _announce(state, parent_span, settings)
     return response
 
 

@@ -131,8 +131,11 @@ class GraphExecutor:
         while index < len(ready):  # `ready` grows as skips propagate
             nid = ready[index]
             index += 1
-            values = self.values[nid]
-            missing = [port for port in self.plan.nodes[nid].setup.required if not values.get(port)]
+            values, required = self.values[nid], self.plan.nodes[nid].setup.required
+            missing: list[str] = []
+            for port in required:  # a loop, not a comprehension: no function frame per node
+                if not values.get(port):
+                    missing.append(port)
             if missing:
                 self._set_state(nid, "skipped", f"no value for required input {', '.join(missing)}")
                 ready += self._deliver(nid, {})
@@ -154,7 +157,10 @@ class GraphExecutor:
 
     def _inputs_of(self, node: PlanNode, values: Mapping[str, list[Any]]) -> dict[str, Any]:
         multiple = node.setup.multiple
-        return {port: (vals if port in multiple else vals[-1]) for port, vals in values.items()}
+        inputs: dict[str, Any] = {}
+        for port, vals in values.items():  # a loop, not a comprehension: no function frame per node
+            inputs[port] = vals if port in multiple else vals[-1]
+        return inputs
 
     async def _run_node(self, nid: str) -> dict[str, Any]:
         node = self.plan.nodes[nid]
@@ -190,7 +196,7 @@ class GraphExecutor:
             limit = node.setup.deadline_s
             if limit is None:  # not a number: fails here, as it always did
                 limit = float(node.param("deadline_s") or 0.0)
-            handler = _handler(node.role)
+            handler = _HANDLERS.get(node.role) or _handler(node.role)
             outputs = await (self._within_deadline(handler, ctx, limit) if limit else handler(ctx))
         except asyncio.CancelledError:
             self._set_state(nid, "cancelled", span=span)
@@ -210,7 +216,8 @@ class GraphExecutor:
             hub.node_output(key, port, value, span_id=span, parent_id=self.parent_span, round=round)
         if node.role == "output":
             self.results[str(node.param("name") or nid)] = outputs.get("value")
-        self._set_state(nid, "done", span=span)
+        self.status[nid] = "done"
+        hub.node_state(key, "done", span_id=span, parent_id=self.parent_span)
         return outputs
 
     async def _within_deadline(self, handler: RoleHandler, ctx: NodeContext, limit: float) -> dict[str, Any]:
