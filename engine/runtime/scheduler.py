@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.events import LogMessage
+from engine.events import LogMessage, NodeState
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode, RunPlan
 from engine.runtime.state import NodeFailed, RunState
@@ -47,10 +47,9 @@ class GraphExecutor:
     def key(self, node_id: str) -> str:
         return self.prefix + node_id
 
-    def _set_state(self, nid: str, state: str, detail: str = "", span: str | None = None) -> None:
+    def _set_state(self, nid: str, state: NodeState, detail: str = "", span: str | None = None) -> None:
         self.status[nid] = state
-        self.state.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span,  # type: ignore[arg-type]
-                                  detail=detail)
+        self.state.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span, detail=detail)
 
     async def execute(self) -> dict[str, Any]:
         """Run the graph to the end; the values of its output nodes by output name."""
