@@ -220,14 +220,15 @@ class _Batch:
         if not events:
             return True
         run = self.learned.get(events[0].run_id)
-        if run is None or RunStarted in set(map(type, events)) or len(set(map(_RUN_ID, events))) != 1:
+        types = list(map(type, events))
+        if run is None or RunStarted in set(types) or len(set(map(_RUN_ID, events))) != 1:
             return False
         seqs = list(map(_SEQ, events))
         top = self.tops.get(run.pk, run.last_seq)
         if (top is not None and seqs[0] <= top) or not all(map(operator.lt, seqs, islice(seqs, 1, None))):
             return False
         try:
-            self.rows.add_all(events, run, wall_time)
+            self.rows.add_all(events, run, wall_time, types)
         except (TypeError, ValueError, OverflowError, RecursionError):
             return False  # the slow path finds the event and reports it alone
         self.tops[run.pk] = seqs[-1]

@@ -10,9 +10,11 @@ Invariants:
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from typing import Any
 
 from engine.events import Event, LLMCallFinished, MemoryWritten, RunFinished, RunStarted, VerdictIssued
@@ -61,31 +63,44 @@ class BatchRows:
         if handler is not None:
             handler(self, event, run, wall_time)
 
-    def add_all(self, events: Sequence[Event], run: RunContext, wall_time: float) -> None:
-        """`add` for each of `events`, all or nothing: when one fails the rows are left as they were."""
-        handled = [event for event in events if type(event) in _HANDLERS]
-        if not handled:
+    def add_all(self, events: Sequence[Event], run: RunContext, wall_time: float,
+                types: Sequence[type[Event]] | None = None) -> None:
+        """`add` for each of `events`, all or nothing: when one fails the rows are left as they were.
+        `types`, when given, are the events' classes (the caller's, so they are not looked up twice).
+        The usage of the LLM calls among them is summed in one go (no step per call)."""
+        types = list(map(type, events)) if types is None else types
+        kinds = set(types)
+        if kinds.isdisjoint(_HANDLERS):
             return
         marks = len(self.runs_finished), len(self.memory), len(self.verdicts), {k: list(v) for k, v in self._usage.items()}
         try:
-            for event in handled:
-                _HANDLERS[type(event)](self, event, run, wall_time)
+            if LLMCallFinished in kinds:
+                calls = list(compress(events, map(operator.is_, types, repeat(LLMCallFinished))))
+                self._add_usage(run, sum(map(_TOKENS_IN, calls)), sum(map(_TOKENS_OUT, calls)),
+                                sum(map(_COST, calls)))
+            if not kinds.isdisjoint(_ROW_MAKERS):
+                for event in events:
+                    maker = _ROW_MAKERS.get(type(event))
+                    if maker is not None:
+                        maker(self, event, run, wall_time)
         except BaseException:
             del self.runs_finished[marks[0]:], self.memory[marks[1]:], self.verdicts[marks[2]:]
             self._usage = marks[3]
             raise
 
     def _llm_finished(self, event: LLMCallFinished, run: RunContext, wall_time: float) -> None:
-        usage = (event.tokens_in, event.tokens_out, event.cost_usd)
-        if not any(usage):
+        self._add_usage(run, event.tokens_in, event.tokens_out, event.cost_usd)
+
+    def _add_usage(self, run: RunContext, tokens_in: int, tokens_out: int, cost_usd: float) -> None:
+        if not (tokens_in or tokens_out or cost_usd):
             return
         total = self._usage.get(run.pk)
         if total is None:
-            self._usage[run.pk] = list(usage)
+            self._usage[run.pk] = [tokens_in, tokens_out, cost_usd]
         else:
-            total[0] += usage[0]
-            total[1] += usage[1]
-            total[2] += usage[2]
+            total[0] += tokens_in
+            total[1] += tokens_out
+            total[2] += cost_usd
 
     def _run_finished(self, event: RunFinished, run: RunContext, wall_time: float) -> None:
         self.runs_finished.append({
@@ -117,3 +132,7 @@ _HANDLERS: dict[type[Event], Callable[[BatchRows, Any, RunContext, float], None]
     MemoryWritten: BatchRows._memory_written,
     VerdictIssued: BatchRows._verdict,
 }
+_ROW_MAKERS = {kind: make for kind, make in _HANDLERS.items() if kind is not LLMCallFinished}
+_TOKENS_IN = operator.attrgetter("tokens_in")
+_TOKENS_OUT = operator.attrgetter("tokens_out")
+_COST = operator.attrgetter("cost_usd")

@@ -152,3 +152,24 @@ def test_a_database_error_keeps_every_good_event_of_the_batch(store: TraceStore,
     errors = write_all(store, events, batch_size=5000)
     assert len(errors) == 1 and "seq 8" in errors[0] and "disk I/O error" in errors[0]
     assert list(store.iter_events("run-0001")) == events[:7] + events[8:]
+
+
+def test_segment_rows_hold_the_bounds_of_their_events(store: TraceStore) -> None:
+    import sqlite3
+
+    events = triad_run()
+    writer = store.writer(batch_size=100_000)
+    writer.append_many(events[:30])  # a whole hand-off (taken at once)
+    writer.flush()
+    for event in [*events[30:40], events[35], *events[40:]]:  # one at a time, a repeat among them
+        writer.append(event)
+    writer.close()
+    assert len(writer.errors) == 1 and "a repeat, or out of order" in writer.errors[0]
+    conn = sqlite3.connect(store.path)
+    rows = conn.execute("SELECT first_seq, last_seq, count, last_ts FROM event_segments ORDER BY first_seq").fetchall()
+    conn.close()
+    assert sum(count for _, _, count, _ in rows) == len(events) and len(rows) >= 2
+    by_seq = {event.seq: event for event in events}
+    for first, last, count, last_ts in rows:
+        held = [by_seq[seq] for seq in range(first, last + 1)]
+        assert count == len(held) and last_ts == max(event.ts for event in held)
