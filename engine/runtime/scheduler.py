@@ -41,6 +41,7 @@ class GraphExecutor:
         self.values: defaultdict[str, dict[str, list[Any]]] = defaultdict(dict)  # node → port → values in
         self.pending: dict[str, int] = dict(plan.waits)  # by node: forward inputs not yet resolved
         self.last_inputs: dict[str, dict[str, Any]] = {}
+        self.last_outputs: dict[str, dict[str, Any]] = {}  # by node: its latest execution's outputs
         self.results: dict[str, Any] = {}
         self.failures: list[str] = []
 
@@ -211,6 +212,7 @@ class GraphExecutor:
                 raise
             raise NodeFailed(f"{type(exc).__name__}: {exc}") from exc
         self.last_inputs[nid] = inputs
+        self.last_outputs[nid] = outputs
         for port, value in outputs.items():
             hub.node_output(key, port, value, span_id=span, parent_id=self.parent_span, round=round)
         if node.role == "output":
@@ -241,13 +243,28 @@ class GraphExecutor:
             node = self.plan.nodes[nid]
             inputs = dict(self.last_inputs.get(nid, {}))
             for edge in node.inputs:
-                if edge.kind == "forward" and edge.source in fresh and edge.source_port in fresh[edge.source]:
+                if edge.kind != "forward" or edge.source not in fresh:
+                    continue
+                if edge.target_port in node.setup.multiple:  # a list of every edge's value, as the first time
+                    inputs[edge.target_port] = self._gathered(node, edge.target_port, fresh)
+                elif edge.source_port in fresh[edge.source]:
                     inputs[edge.target_port] = fresh[edge.source][edge.source_port]
             if nid == start and start_inputs:
                 inputs.update(start_inputs)
             await self.state.control.admit(self.key(nid))
             fresh[nid] = await self.execute_node(nid, inputs, round=round, feedback=feedback if nid == start else None)
         return fresh.get(end, {})
+
+    def _gathered(self, node: PlanNode, port: str, fresh: Mapping[str, Mapping[str, Any]]) -> list[Any]:
+        """The values a port that takes every value gets when its loop body runs again: each forward
+        edge's, in edge order — from a source that ran again its new output, else its last one."""
+        values: list[Any] = []
+        for edge in node.inputs:
+            if edge.kind == "forward" and edge.target_port == port:
+                outputs = fresh[edge.source] if edge.source in fresh else self.last_outputs.get(edge.source, {})
+                if edge.source_port in outputs:
+                    values.append(outputs[edge.source_port])
+        return values
 
 
 def _handler(role: str) -> RoleHandler:

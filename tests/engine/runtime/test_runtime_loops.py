@@ -7,7 +7,7 @@ import pytest
 from engine.events import PlanEmitted, VerdictIssued
 from engine.llm.types import LLMRequest, RateLimitedError
 from engine.runtime import HumanPolicy, execute
-from tests.engine.runtime.fakes import FakeGateway, Reply, default_reply, triad
+from tests.engine.runtime.fakes import FakeGateway, Reply, build, default_reply, triad
 
 
 def verdicts(*items: tuple[str, float]):  # type: ignore[no-untyped-def]
@@ -124,3 +124,32 @@ async def test_plan_events_and_verdict_link_to_the_judged_artifact() -> None:
         judged = outputs[verdict.artifact_seq]  # type: ignore[index]
         assert judged.node_id == "executor" and judged.round == verdict.round
     assert sum(isinstance(e, PlanEmitted) for e in run.hub.history) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_loop_body_run_again_gives_a_reduce_every_answer_as_one_item() -> None:
+    judge = verdicts(("revise", 0.3), ("approve", 0.9))
+
+    def reply(request: LLMRequest) -> Reply:
+        role = request.metadata.get("role")
+        if role == "map":
+            return f"answer to {request.metadata['task']}\nsecond line\nthird line"
+        if role == "reduce":
+            return "report"
+        return judge(request)
+
+    wf = build(
+        [("goal", "input", {"name": "goal", "default": "make tea"}), ("planner", "planner", {}),
+         ("answer", "map", {"prompt": "{item}"}), ("report", "reduce", {"mode": "llm", "prompt": "{items}"}),
+         ("critic", "critic", {"max_rounds": 2}), ("result", "output", {"name": "result"})],
+        ["goal.value->planner.goal", "goal.value->report.items", "planner.plan->answer.items",
+         "answer.results->report.items", "report.result->critic.subject", "critic.verdict->planner.feedback", "critic.approved->result.value"])
+    gateway = FakeGateway(reply)
+    result = await execute(wf, gateway=gateway)
+    assert result.status == "succeeded" and [v.decision for v in result.verdicts] == ["revise", "approve"]
+    prompts = [r.messages[-1]["content"] for r in gateway.by_role("reduce")]
+    assert len(prompts) == 2
+    for prompt in prompts:  # the goal (not in the loop) and three answers of three lines each: four items
+        items = [line for line in prompt.splitlines() if line.startswith("- ")]
+        assert items[0] == "- make tea" and len(items) == 4
+        assert all(item.startswith("- answer to ") for item in items[1:])
