@@ -15,9 +15,10 @@ import random
 import re
 from typing import Any
 
-_STEPS = (
-    "Gather background on {t}", "List the requirements of {t}", "Draft {t}", "Collect examples for {t}",
-    "Check the facts behind {t}", "Estimate the effort for {t}", "Review risks of {t}",
+_STEPS = (  # the goal's topic is quoted: it reads as well for a question as for an instruction
+    'Gather background for "{t}"', 'List the requirements of "{t}"', 'Draft an answer to "{t}"',
+    'Collect examples for "{t}"', 'Check the facts behind "{t}"', 'Estimate the effort for "{t}"',
+    'Review the risks of "{t}"',
 )
 _FINDINGS = (
     "The key constraint is scope: the smallest version that works comes first.",
@@ -63,7 +64,7 @@ def write_plan(rng: random.Random, prompt: str, meta: dict[str, Any]) -> str:
     if count >= 3 and count < min(6, max_tasks):  # a final step joins the loose ends (parallel ones too)
         used = {d for t in tasks for d in t["depends_on"]}
         leaves = [t["id"] for t in tasks if t["id"] not in used]
-        tasks.append({"id": f"t{count + 1}", "task": f"Combine the results into the final answer for {topic}",
+        tasks.append({"id": f"t{count + 1}", "task": f'Combine the results into the final answer for "{topic}"',
                       "depends_on": leaves})
     elif count == 2:
         tasks[1]["depends_on"] = ["t1"]
@@ -71,14 +72,46 @@ def write_plan(rng: random.Random, prompt: str, meta: dict[str, Any]) -> str:
 
 
 def write_result(rng: random.Random, prompt: str, meta: dict[str, Any]) -> str:
-    task = str(meta.get("task") or _topic(prompt, 16))
-    lines = [f"Result for: {task}"]
+    if meta.get("role") == "reduce":
+        return _write_report(rng, prompt, meta)
+    subject = _subject(str(meta.get("task") or "")) or _topic(prompt, 16)
+    lines = [f"Result for: {subject}"]
     round_ = int(meta.get("round") or 0)
     if round_ > 0:
         lines.append(f"Revision {round_}: addressed the reviewer's feedback point by point.")
     lines.extend(rng.sample(_FINDINGS, 2 + rng.randint(0, 2)))
-    lines.append(f"Conclusion: {task} is done; the main outcome is summarised above.")
+    lines.append("Conclusion: the task is done; the main outcome is summarised above.")
     return "\n".join(lines)
+
+
+def _write_report(rng: random.Random, prompt: str, meta: dict[str, Any]) -> str:
+    """A reduce's reply: one line per answer it was given (by what the answer is about), then findings."""
+    subjects = [_subject(line) for line in prompt.splitlines() if line.startswith("- ")]
+    subjects = [s for s in subjects if s] or [_subject(prompt) or "the answers"]
+    lines = [f"Report combining {len(subjects)} answer{'s' if len(subjects) != 1 else ''}:"]
+    round_ = int(meta.get("round") or 0)
+    if round_ > 0:
+        lines.append(f"Revision {round_}: every claim the reviewer questioned is now backed by an answer.")
+    lines.extend(f"- {subject}: {rng.choice(_FINDINGS)}" for subject in subjects)
+    lines.append(f"Overall: {rng.choice(_FINDINGS)}")
+    lines.append("Conclusion: the answers agree on the main point; where they differ, it is noted above.")
+    return "\n".join(lines)
+
+
+def _subject(text: str, words: int = 16) -> str:
+    """What a text is about, in one short line: its first non-empty line without list markers or the
+    heading of an earlier result ("Result for:"), at most `words` words ('' when there is none)."""
+    for line in text.splitlines():
+        while True:
+            bare = line.strip().lstrip("-*• ").strip()
+            bare = bare.removeprefix("Result for:").strip()
+            if bare == line:
+                break
+            line = bare
+        if line:
+            parts = line.split()
+            return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+    return ""
 
 
 def write_verdict(rng: random.Random, prompt: str, meta: dict[str, Any], revise_rate: float,
