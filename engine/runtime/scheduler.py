@@ -48,9 +48,10 @@ class GraphExecutor:
     def key(self, node_id: str) -> str:
         return self.prefix + node_id
 
-    def _set_state(self, nid: str, state: NodeState, detail: str = "", span: str | None = None) -> None:
+    def _set_state(self, nid: str, state: NodeState, detail: str = "", span: str | None = None, round: int = 0) -> None:
         self.status[nid] = state
-        self.state.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span, detail=detail)
+        self.state.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span, round=round,
+                                  detail=detail)
 
     async def execute(self) -> dict[str, Any]:
         """Run the graph to the end; the values of its output nodes by output name."""
@@ -199,15 +200,15 @@ class GraphExecutor:
             handler = _HANDLERS.get(node.role) or _handler(node.role)
             outputs = await (self._within_deadline(handler, ctx, limit) if limit else handler(ctx))
         except asyncio.CancelledError:
-            self._set_state(nid, "cancelled", span=span)
+            self._set_state(nid, "cancelled", span=span, round=round)
             raise
         except NodeFailed as exc:
-            self._set_state(nid, "failed", str(exc), span=span)
+            self._set_state(nid, "failed", str(exc), span=span, round=round)
             raise
         except Exception as exc:  # budget hits end the run; anything else fails this node clearly
             from engine.runtime.budget import BudgetHit
 
-            self._set_state(nid, "failed", f"{type(exc).__name__}: {exc}", span=span)
+            self._set_state(nid, "failed", f"{type(exc).__name__}: {exc}", span=span, round=round)
             if isinstance(exc, BudgetHit):
                 raise
             raise NodeFailed(f"{type(exc).__name__}: {exc}") from exc
@@ -218,7 +219,7 @@ class GraphExecutor:
         if node.role == "output":
             self.results[str(node.param("name") or nid)] = outputs.get("value")
         self.status[nid] = "done"
-        hub.node_state(key, "done", span_id=span, parent_id=self.parent_span)
+        hub.node_state(key, "done", span_id=span, parent_id=self.parent_span, round=round)
         return outputs
 
     async def _within_deadline(self, handler: RoleHandler, ctx: NodeContext, limit: float) -> dict[str, Any]:

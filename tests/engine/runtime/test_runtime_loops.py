@@ -153,3 +153,19 @@ async def test_a_loop_body_run_again_gives_a_reduce_every_answer_as_one_item() -
         items = [line for line in prompt.splitlines() if line.startswith("- ")]
         assert items[0] == "- make tea" and len(items) == 4
         assert all(item.startswith("- answer to ") for item in items[1:])
+
+
+@pytest.mark.asyncio
+async def test_every_state_of_an_execution_carries_its_round() -> None:
+    from engine.events import NodeStateChanged
+    from engine.runtime import Run, compile_workflow
+
+    run = Run(compile_workflow(triad()), gateway=FakeGateway(verdicts(("revise", 0.3), ("approve", 0.9))))
+    assert (await run.wait()).status == "succeeded"
+    rounds: dict[str, set[int]] = {}
+    for event in run.hub.history:
+        if isinstance(event, NodeStateChanged) and event.span_id:
+            rounds.setdefault(event.span_id, set()).add(event.round)
+    executions = [e for e in run.hub.history if isinstance(e, NodeStateChanged) and e.node_id == "executor"]
+    assert [(e.state, e.round) for e in executions] == [("running", 0), ("done", 0), ("running", 1), ("done", 1)]
+    assert all(len(seen) == 1 for seen in rounds.values())  # running and its end agree, span by span
