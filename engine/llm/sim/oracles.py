@@ -5,11 +5,13 @@ the answer is (files) or computes it for one kind of puzzle.
 
 Selected per node by `SimConfig.oracle` (the node's `sim` settings):
 - "code_fix" — an author that learns from feedback. In round 0 it answers with the file
-  `first_attempt` (a plausible first try that fails the tests); in every later round — the
+  `first_attempt` (a plausible first try that fails its check); in every later round — the
   runtime's `round` metadata, which grows only when a judge sent the work back with its reasons —
   it answers with `fixed_attempt`, headed by a comment quoting the failures it read in the
   feedback. The files are read from `data_dir` (relative: under the bundled examples data folder,
-  resources/examples/data); a leading module docstring (notes for maintainers) is left out.
+  resources/examples/data). The attempt's language is its file's: Python (`.py`, failing tests
+  quoted, a leading module docstring — notes for maintainers — left out) or SQL (`.sql`, the
+  SQLite errors the check reported quoted); the answer is a fenced block of that language.
 - "hanoi" — a Tower of Hanoi solver that slips with probability `error_rate` (see `hanoi_oracle`).
 
 An oracle answers only the roles it knows; for any other role `oracle_reply` returns None and the
@@ -24,6 +26,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +36,21 @@ from engine.llm.types import BadRequestError
 
 EXAMPLES_DATA = Path(__file__).resolve().parents[3] / "resources" / "examples" / "data"
 CODE_ROLES = frozenset({"executor", "worker", "map"})
-_FAILURE = re.compile(r"FAILED [^;\n]+")
 MAX_QUOTED_FAILURES = 4
+
+
+@dataclass(frozen=True)
+class _Language:
+    fence: str  # the answer's code fence
+    comment: str  # what starts a comment line
+    failure: re.Pattern[str]  # what the check's feedback says went wrong, one match per problem
+    reported: str  # "fixed what <reported>:"
+
+
+_LANGUAGES = {
+    ".py": _Language("python", "#", re.compile(r"FAILED [^;\n]+"), "the tests reported"),
+    ".sql": _Language("sql", "--", re.compile(r"SQLite error: [^;\n]+"), "the check reported"),
+}
 
 
 def oracle_reply(config: SimConfig, role: str, rng: random.Random, prompt: str, meta: dict[str, Any]) -> str | None:
@@ -49,18 +65,31 @@ def oracle_reply(config: SimConfig, role: str, rng: random.Random, prompt: str, 
 def code_fix_reply(config: SimConfig, role: str, prompt: str, round_: int) -> str | None:
     if role not in CODE_ROLES:
         return None
+    language = _language(config)
     if round_ <= 0:
-        return f"```python\n{read_attempt(config, 'first_attempt')}```"
-    failures = list(dict.fromkeys(m.group(0).strip() for m in _FAILURE.finditer(prompt)))
+        return f"```{language.fence}\n{read_attempt(config, 'first_attempt')}```"
+    failures = list(dict.fromkeys(m.group(0).strip() for m in language.failure.finditer(prompt)))
+    note = language.comment
     if failures:
         shown = failures[:MAX_QUOTED_FAILURES]
         more = len(failures) - len(shown)
-        header = [f"# Revision {round_}: fixed what the tests reported:", *(f"#   {f}" for f in shown)]
+        header = [f"{note} Revision {round_}: fixed what {language.reported}:", *(f"{note}   {f}" for f in shown)]
         if more:
-            header.append(f"#   ... and {more} more")
+            header.append(f"{note}   ... and {more} more")
     else:
-        header = [f"# Revision {round_}: addressed the reviewer's feedback."]
-    return "```python\n" + "\n".join(header) + "\n" + read_attempt(config, "fixed_attempt") + "```"
+        header = [f"{note} Revision {round_}: addressed the reviewer's feedback."]
+    return f"```{language.fence}\n" + "\n".join(header) + "\n" + read_attempt(config, "fixed_attempt") + "```"
+
+
+def _language(config: SimConfig) -> _Language:
+    name = str(config.first_attempt)
+    if not name:
+        read_attempt(config, "first_attempt")  # raises: says the setting is missing
+    language = _LANGUAGES.get(Path(name).suffix.lower())
+    if language is None:
+        raise BadRequestError(f"metadata.sim: oracle 'code_fix' answers Python (.py) or SQL (.sql) files, "
+                              f"not {str(config.first_attempt)!r}", provider="", model="sim")
+    return language
 
 
 def read_attempt(config: SimConfig, setting: str) -> str:
@@ -76,7 +105,7 @@ def read_attempt(config: SimConfig, setting: str) -> str:
     except OSError as exc:
         raise BadRequestError(f"metadata.sim: oracle 'code_fix' cannot read {setting} {str(path)!r}: "
                               f"{exc.strerror or exc}", provider="", model="sim") from None
-    text = without_module_docstring(source)
+    text = without_module_docstring(source) if path.suffix.lower() == ".py" else source
     return text if text.endswith("\n") else text + "\n"
 
 

@@ -111,6 +111,19 @@ def test_code_fix_reads_absolute_data_dirs_and_names_a_missing_file(tmp_path: Pa
     assert "decision" in json.loads(reply("Review this.", CODE_FIX, role="critic"))
 
 
+def test_code_fix_answers_sql_attempts_quoting_the_sqlite_errors(tmp_path: Path) -> None:
+    (tmp_path / "first.sql").write_text("SELECT nme FROM t;\n")
+    (tmp_path / "fixed.sql").write_text("SELECT name FROM t;\n")
+    sql = {**CODE_FIX, "data_dir": str(tmp_path), "first_attempt": "first.sql", "fixed_attempt": "fixed.sql"}
+    assert reply("go", sql, role="executor") == "```sql\nSELECT nme FROM t;\n```"
+    feedback = "Reasons: SQLite error: no such column: nme; schema: CREATE TABLE t (name TEXT)"
+    assert reply(feedback, sql, role="executor", round=1) == (
+        "```sql\n-- Revision 1: fixed what the check reported:\n--   SQLite error: no such column: nme\n"
+        "SELECT name FROM t;\n```")
+    with pytest.raises(BadRequestError, match=r"Python \(\.py\) or SQL \(\.sql\) files, not 'first\.txt'"):
+        reply("go", {**sql, "first_attempt": "first.txt"}, role="executor")
+
+
 @pytest.mark.parametrize(("sim", "message"), [
     ({"oracle": "chess"}, "unknown oracle 'chess'; known: code_fix, hanoi"),
     ({"oracle": "hanoi", "error_rate": 1.5}, "error_rate must be between 0 and 1"),

@@ -47,11 +47,14 @@ async def test_research_example_reviews_claims_and_replans_on_revise() -> None:
 
 
 @pytest.mark.asyncio
-async def test_text_to_sql_example_runs_the_query_read_only() -> None:
+async def test_text_to_sql_example_heals_its_query_from_the_sqlite_error() -> None:
     run, result = await run_example("text_to_sql")
-    assert result.status == "succeeded" and "FROM customers" in result.outputs["query"]
-    check = next(e for e in run.hub.history if isinstance(e, ToolCallFinished))
-    assert check.tool == "check.sql" and check.result["decision"] == "approve"
+    assert result.status == "succeeded" and "ORDER BY signup_date DESC" in result.outputs["query"]
+    checks = [e for e in run.hub.history if isinstance(e, ToolCallFinished)]
+    assert [c.tool for c in checks] == ["check.sql", "check.sql"]
+    assert [c.result["decision"] for c in checks] == ["revise", "approve"]  # it heals: a wrong column, then fixed
+    assert "no such column: signed_up" in checks[0].result["reasons"][0]
+    assert "-- Revision 1: fixed what the check reported:" in result.outputs["query"]
 
 
 @pytest.mark.asyncio
