@@ -1,7 +1,7 @@
 """`RunBoard`: the CLI's picture of one run, folded from the run's event stream.
 
-Holds per-node state, attempts, rounds, LLM calls, tokens, cost and timing, the verdicts, the run
-totals and the text of the LLM call being streamed. Invariant: it changes only in `apply(event)`, in
+Holds per-node state, attempts, rounds, LLM and tool calls, tokens, cost and timing, the verdicts, the
+run totals and the text of the LLM call being streamed. Invariant: it changes only in `apply(event)`, in
 stream order, and knows nothing about how it is displayed (progress and summary renderers read it).
 """
 
@@ -29,6 +29,7 @@ class NodeRow:
     detail: str = ""
     executions: int = 0
     llm_calls: int = 0
+    tool_calls: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
     cost_usd: float = 0.0
@@ -58,6 +59,8 @@ class RunBoard:
     verdicts: list[ev.VerdictIssued] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # error events and budget stops, as text
     open_calls: dict[str, str] = field(default_factory=dict)  # llm span id -> node id
+    tool_arguments: dict[str, dict[str, Any]] = field(default_factory=dict)  # open tool span id -> arguments
+    last_tool_arguments: dict[str, Any] = field(default_factory=dict)  # of the tool call that ended last
     stream_span: str | None = None
     stream_text: str = ""
 
@@ -128,6 +131,14 @@ class RunBoard:
                 self.stream_span = next(iter(self.open_calls), None)
                 self.stream_text = ""
 
+    def _tool_started(self, e: ev.ToolCallStarted) -> None:
+        if e.span_id:
+            self.tool_arguments[e.span_id] = e.arguments
+
+    def _tool_finished(self, e: ev.ToolCallFinished) -> None:
+        self.row(e.node_id).tool_calls += 1
+        self.last_tool_arguments = self.tool_arguments.pop(e.span_id or "", {})
+
     def _verdict(self, e: ev.VerdictIssued) -> None:
         self.verdicts.append(e)
 
@@ -152,6 +163,8 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.LLMTokenDelta: RunBoard._llm_delta,
     ev.LLMStreamRestarted: RunBoard._llm_restart,
     ev.LLMCallFinished: RunBoard._llm_finished,
+    ev.ToolCallStarted: RunBoard._tool_started,
+    ev.ToolCallFinished: RunBoard._tool_finished,
     ev.VerdictIssued: RunBoard._verdict,
     ev.BudgetExceeded: RunBoard._budget,
     ev.ErrorRaised: RunBoard._error,

@@ -102,6 +102,18 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         node = board.open_calls.get(e.span_id or "")
         who = f"{board.row(node).title} ({node}) " if node else ""
         return f"{who}llm stream broke: retried from the start (attempt {e.attempt})"
+    if isinstance(e, ev.ToolCallFinished):
+        arguments = ", ".join(f"{k}={fmt.one_line(v, 40)}" for k, v in board.last_tool_arguments.items())
+        result = f"error: {fmt.one_line(e.error)}" if e.error else fmt.one_line(e.result, 80)
+        return (f"{board.row(e.node_id).title} ({e.node_id}) tool {e.tool}({fmt.one_line(arguments, 80)}) → "
+                f"{result} {fmt.duration(e.latency_s)}")
+    if isinstance(e, ev.MemoryWritten):
+        where = f"memory {e.memory}[{e.key}] ({e.scope})"
+        what = f"written: {fmt.one_line(e.value, 80)}" if e.admitted else f"write refused: {fmt.one_line(e.reason)}"
+        return f"{board.row(e.node_id).title} ({e.node_id}) {where} {what}"
+    if isinstance(e, ev.MemoryRead):
+        found = fmt.one_line(e.value, 80) if e.value is not None else "nothing stored"
+        return f"{board.row(e.node_id).title} ({e.node_id}) memory {e.memory}[{e.key}] ({e.scope}) read: {found}"
     if isinstance(e, ev.PlanEmitted):
         return f"{board.row(e.node_id).title} ({e.node_id}) planned {len(e.tasks)} task(s)" + (
             f" (replan {e.replan})" if e.replan else "")
@@ -169,12 +181,12 @@ def live_view(board: RunBoard, *, stream: bool) -> RenderableType:
     table = Table(title=f"{board.workflow_name} — {board.status} — {fmt.duration(board.elapsed_s)}  "
                         f"tokens {fmt.tokens(board.tokens_in, board.tokens_out)}  {fmt.cost(board.cost_usd)}",
                   title_justify="left", expand=False, pad_edge=False)
-    for column in ("node", "role", "state", "runs", "round", "calls", "tokens in/out", "cost"):
+    for column in ("node", "role", "state", "runs", "round", "calls", "tools", "tokens in/out", "cost"):
         table.add_column(column, no_wrap=True)
     for row in board.rows.values():
         style = _STATE_STYLE.get(row.state, "")
         table.add_row(f"{row.title} ({row.node_id})", row.role, Text(row.state, style=style),
-                      str(row.executions), str(row.round), str(row.llm_calls),
+                      str(row.executions), str(row.round), str(row.llm_calls), str(row.tool_calls),
                       fmt.tokens(row.tokens_in, row.tokens_out), fmt.cost(row.cost_usd))
     if not (stream and board.stream_span):
         return table

@@ -21,12 +21,12 @@ _STATUS_STYLE = {"succeeded": "bold green", "failed": "bold red", "cancelled": "
 def node_table(board: RunBoard) -> Table:
     table = Table(title="Nodes", title_justify="left", pad_edge=False)
     table.add_column("node", min_width=12, overflow="fold")
-    for column in ("role", "state", "runs", "round", "calls", "tokens in/out", "cost", "time"):
+    for column in ("role", "state", "runs", "round", "calls", "tools", "tokens in/out", "cost", "time"):
         table.add_column(column, no_wrap=True)
     for row in board.rows.values():
         state = row.state + (f" (attempt {row.attempt})" if row.attempt > 1 else "")
         table.add_row(f"{row.title} ({row.node_id})", row.role, state, str(row.executions),
-                      str(row.round), str(row.llm_calls),
+                      str(row.round), str(row.llm_calls), str(row.tool_calls),
                       fmt.tokens(row.tokens_in, row.tokens_out), fmt.cost(row.cost_usd),
                       fmt.duration(row.duration_s))
     return table

@@ -115,3 +115,37 @@ def test_a_restarted_stream_drops_the_broken_text_and_says_so() -> None:
     assert plain_line(board, restart) == "Plan (plan) llm stream broke: retried from the start (attempt 2)"
     board.apply(ev.LLMTokenDelta(run_id="run-1", seq=11, ts=0.26, span_id="s1", text="again"))
     assert board.stream_text == "again"
+
+
+def test_tool_calls_and_memory_writes_are_lines_and_counted() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    r = "run-1"
+    events = [
+        ev.ToolCallStarted(run_id=r, seq=1, ts=0.1, span_id="t1", node_id="plan", tool="calculator",
+                           arguments={"expression": "6 * 7"}),
+        ev.ToolCallFinished(run_id=r, seq=2, ts=0.2, span_id="t1", node_id="plan", tool="calculator", result=42,
+                            latency_s=0.003),
+        ev.ToolCallStarted(run_id=r, seq=3, ts=0.3, span_id="t2", node_id="plan", tool="read_example_file",
+                           arguments={"path": "nope"}),
+        ev.ToolCallFinished(run_id=r, seq=4, ts=0.4, span_id="t2", node_id="plan", tool="read_example_file",
+                            error="no such file: nope", latency_s=0.001),
+        ev.MemoryWritten(run_id=r, seq=5, ts=0.5, node_id="plan", memory="notes", scope="run", key="k", value="v1"),
+        ev.MemoryWritten(run_id=r, seq=6, ts=0.6, node_id="plan", memory="notes", scope="run", key="k", value="v2",
+                         admitted=False, reason="the critic did not approve"),
+        ev.MemoryRead(run_id=r, seq=7, ts=0.7, node_id="review", memory="notes", scope="run", key="k"),
+    ]
+    lines = []
+    for event in events:
+        board.apply(event)
+        lines.append(plain_line(board, event))
+    assert lines[0] is None
+    assert lines[1] == "Plan (plan) tool calculator(expression=6 * 7) → 42 3 ms"
+    assert lines[3] == "Plan (plan) tool read_example_file(path=nope) → error: no such file: nope 1 ms"
+    assert lines[4] == "Plan (plan) memory notes[k] (run) written: v1"
+    assert lines[5] == "Plan (plan) memory notes[k] (run) write refused: the critic did not approve"
+    assert lines[6] == "Review (review) memory notes[k] (run) read: nothing stored"
+    plan = board.rows["plan"]
+    assert plan.tool_calls == 2 and board.tool_arguments == {}
+    console = Console(file=io.StringIO(), width=160)
+    console.print(live_view(board, stream=False))
+    assert "tools" in console.file.getvalue()  # type: ignore[attr-defined]
