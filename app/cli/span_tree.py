@@ -27,6 +27,8 @@ def span_label(span: SpanRecord) -> Text:
     else:
         timing = [f"at {start:.3f}s", fmt.duration(end - start) if end is not None else "unfinished"]
     parts = [f"{span.kind} {span.name}", f"[{span.status}]", *timing]
+    if span.attrs.get("round"):  # a re-execution after a judge's feedback
+        parts.insert(1, f"round {span.attrs['round']}")
     if span.tokens_in or span.tokens_out:
         parts.append(f"tokens {fmt.tokens(span.tokens_in, span.tokens_out)}")
     if span.cost_usd:
