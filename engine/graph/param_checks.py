@@ -1,8 +1,9 @@
 """Checking one node's parameters against its role's `ParamSpec`s and role-specific rules.
 
 Reports: a value of the wrong type, out of range or not among the choices (error); a parameter the
-role does not know (warning); an LLM role with an empty model; a router without routes; a sub-graph
-with neither a path nor an embedded graph; a parameter holding a secret.
+role does not know (warning); an LLM role with an empty model; a server address (`api_base`) that is not
+http(s); a router without routes; a sub-graph with neither a path nor an embedded graph; a parameter
+holding a secret.
 
 Invariant: reads `node.params` and the spec defaults directly (no copies), so checking thousands of
 nodes stays cheap.
@@ -113,6 +114,10 @@ def _role_rules(node: Node, spec: RoleSpec) -> list[Problem]:
     if needs_model and spec.param("model") and isinstance(model, str) and not model.strip():
         out.append(error("empty_model", f"{describe_node(node)} has no model: pick one (for example "
                          "sim/default).", node_id=node.id, field="params.model"))
+    api_base = node.params.get("api_base")
+    if isinstance(api_base, str) and api_base.strip() and not api_base.strip().lower().startswith(("http://", "https://")):
+        out.append(error("bad_api_base", f"The server address of {describe_node(node)} must start with http:// or "
+                         "https:// (for example http://localhost:8000/v1).", node_id=node.id, field="params.api_base"))
     if role == "router":
         routes = _value(node, spec, "routes")
         if isinstance(routes, list) and not routes:

@@ -11,6 +11,9 @@ from __future__ import annotations
 from engine.graph.specs import DEFAULT_MODEL, ParamSpec, PortSpec, Role, RoleSpec
 
 _MODEL = ParamSpec("model", "model", DEFAULT_MODEL, "Model id: sim/..., local/smollm2 or any litellm model")
+_API_BASE = ParamSpec("api_base", "str", "",
+                      "Address of an OpenAI-compatible server for this node's model, e.g. http://localhost:8000/v1 "
+                      "(llama.cpp server, vLLM, LM Studio; empty: the provider's own)")
 _TEMP = ParamSpec("temperature", "float", 0.0, "Sampling temperature", 0.0, 2.0)
 _SYSTEM = ParamSpec("system_prompt", "text", "", "System prompt")
 _MAX_TOKENS = ParamSpec("max_tokens_budget", "int", 0, "Per-node token budget (0 = none)", 0, 1e9)
@@ -22,7 +25,7 @@ _DEADLINE = ParamSpec("deadline_s", "float", 0.0,
                       "Per-node wall-clock budget in seconds for one execution, its loops included (0 = none)",
                       0.0, 86400.0)
 _SIM = ParamSpec("sim", "json", {}, "Simulated-provider settings for sim/... models: latency_ms, tokens_per_s, faults, ...")
-_LLM = (_MODEL, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST, _MAX_CALLS, _DEADLINE, _SIM)
+_LLM = (_MODEL, _API_BASE, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST, _MAX_CALLS, _DEADLINE, _SIM)
 
 _FEEDBACK = PortSpec("feedback", "verdict", help="Critic or verifier verdict asking for a revision")
 
@@ -86,7 +89,7 @@ ROLES: dict[Role, RoleSpec] = {
                                 choices=("condition", "classifier", "escalate")),
                       ParamSpec("routes", "list", ["a", "b"], "Branch names (one output port each)"),
                       ParamSpec("condition", "text", "'a'", "Python expression giving a branch name"),
-                      _MODEL,
+                      _MODEL, _API_BASE,
                       ParamSpec("max_loops", "int", 3, "Most times a loop may pass this router", 0, 100)),
               loop_bound="max_loops", dynamic_outputs="routes", uses_llm=True),
         _spec(Role.MAP, "Map", "Fans a list out to parallel executors with a concurrency cap",

@@ -82,7 +82,7 @@ _PARAM_LABELS = {
     "k": "Samples (k)", "read_only": "Read-only", "read_only_tools": "Read-only tools",
     "approve_score": "Approve at score", "rollback_on_worse": "Roll back a worse revision",
     "require_other_family": "Reviewer from another model family", "sim": "Simulation settings",
-    "allow": "Allowed tools", "gated": "Gated by a verdict",
+    "allow": "Allowed tools", "gated": "Gated by a verdict", "api_base": "Server address",
 }
 
 

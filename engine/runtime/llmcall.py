@@ -49,13 +49,15 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     meta.update(metadata)
     request = _new_request(LLMRequest, model=model, messages=messages, temperature=settings.temperature,
                            timeout_s=settings.timeout_s, retries=settings.retries, seed=state.seed,
-                           tools=tools, metadata=meta)
+                           tools=tools, metadata=meta, api_base=settings.api_base)
     attempts = 2 if settings.retries > 0 else 1
     for attempt in range(1, attempts + 1):
         try:
             return await _attempt(state, settings, node_key, parent_span, request)
         except LLMError as exc:
-            if not exc.retryable or attempt == attempts:
+            if not exc.retryable:  # a missing key, a refused request: retrying would not help
+                raise NodeFailed(f"model call failed: {exc}") from exc
+            if attempt == attempts:
                 raise NodeFailed(f"model call failed after retries: {exc}") from exc
             await asyncio.sleep(NODE_RETRY_BACKOFF_S * attempt)
     raise AssertionError("unreachable")

@@ -37,6 +37,7 @@ class CallSettings:
     """A node's model-call parameters, as `call_llm` sends them."""
 
     retries: int
+    api_base: str | None  # the node's OpenAI-compatible server (None: the provider's own)
     sim: Mapping[str, Any]  # the `sim` param without its `output` key (copied into each request)
     sim_output: Any  # `sim["output"]` ("sql" / "python"), sent as metadata `output` when set
     temperature: float
@@ -60,7 +61,8 @@ def call_settings(node: PlanNode) -> CallSettings:
     temperature, timeout_s = float(get("temperature") or 0.0), float(get("timeout_s") or 60.0)
     max_tokens, max_cost = int(get("max_tokens_budget") or 0), float(get("max_cost_usd") or 0.0)
     max_calls = int(get("max_calls_budget") or 0)
-    return CallSettings(retries, sim, output, temperature, timeout_s, max_tokens, max_cost, max_calls,
+    api_base = str(get("api_base") or "").strip() or None
+    return CallSettings(retries, api_base, sim, output, temperature, timeout_s, max_tokens, max_cost, max_calls,
                         bool(max_tokens or max_cost or max_calls))
 
 

@@ -142,6 +142,16 @@ def test_empty_model_on_an_llm_role() -> None:
     assert p.message.startswith("Planner 'Plan' (plan) has no model")
 
 
+def test_a_server_address_must_be_http() -> None:
+    wf = triad()
+    wf.set_param("plan", "api_base", "localhost:8000/v1")
+    [p] = only(validate(wf), "bad_api_base")
+    assert p.message == ("The server address of Planner 'Plan' (plan) must start with http:// or https:// "
+                         "(for example http://localhost:8000/v1).") and p.field == "params.api_base"
+    wf.set_param("plan", "api_base", "http://localhost:8000/v1")
+    assert not only(validate(wf), "bad_api_base")
+
+
 def test_router_with_no_routes_and_condition_router_needs_no_model() -> None:
     wf = triad()
     wf.add_node(Node("r", "router", "Route", {"routes": [], "model": ""}))

@@ -191,3 +191,26 @@ async def test_openai_compatible_local_server_needs_no_key(fake_openai) -> None:
     assert response.content.strip() == REPLY
     assert fake_openai.requests[0]["body"]["model"] == "qwen2.5:0.5b"
     assert response.priced is False  # a local model litellm does not price
+
+
+@pytest.mark.asyncio
+async def test_a_nodes_server_address_sends_its_calls_there(fake_openai) -> None:
+    from engine.graph.model import Edge, Node, Workflow
+    from engine.runtime import Run, compile_workflow
+
+    wf = Workflow("local server")
+    wf.add_node(Node("in", "input", params={"name": "goal", "default": "Say hello."}))
+    wf.add_node(Node("x", "executor", params={"model": "openai/my-local-model", "api_base": fake_openai.url,
+                                              "retries": 0}))
+    wf.add_node(Node("out", "output", params={"name": "result"}))
+    wf.add_edge(Edge("e1", "in", "value", "x", "task"))
+    wf.add_edge(Edge("e2", "x", "result", "out", "value"))
+    no_keys = Gateway(keys=KeyResolver(environ={}, keyring_get=None), prices=PriceTable({}))
+    run = Run(compile_workflow(wf), gateway=no_keys)  # a local server needs no key
+    result = await run.wait()
+    assert result.status == "succeeded", result.reason
+    assert result.outputs["result"].strip() == REPLY
+    assert [r["path"] for r in fake_openai.requests] == ["/v1/chat/completions"]
+    assert fake_openai.requests[0]["body"]["model"] == "my-local-model"
+    started = next(e for e in run.hub.history if e.kind == "llm_started")
+    assert started.request["api_base"] == fake_openai.url  # recorded with the call, for replay and audit
