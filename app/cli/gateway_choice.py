@@ -33,8 +33,17 @@ class OfflineFirstGateway:
     def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> Awaitable[LLMResponse]:
         if self._sim_direct and request.model.startswith("sim/"):
             return self._sim.complete(request, on_delta)
+        return self._gateway().complete(request, on_delta)
+
+    def missing_key(self, model: str, api_base: str | None = None) -> str | None:
+        """See `Gateway.missing_key` (asked before a run starts; litellm is not imported for it)."""
+        if self._sim_direct and model.startswith("sim/"):
+            return None
+        return self._gateway().missing_key(model, api_base)
+
+    def _gateway(self) -> Gateway:
         if self._full is None:
             from engine.llm.gateway import Gateway
 
             self._full = Gateway()
-        return self._full.complete(request, on_delta)
+        return self._full

@@ -57,6 +57,17 @@ class Gateway:
         """The per-token price `request` will be charged at (None: free or unknown), before the call."""
         return call_price(request, self.sim, self.prices)
 
+    def missing_key(self, model: str, api_base: str | None = None) -> str | None:
+        """Why a call to `model` would fail for want of an API key, before any call is made; None when
+        it has its key, needs none (in-process, keyless providers, a server address), or when only the
+        call can tell (a model without a provider prefix: litellm works out the provider)."""
+        provider = model.split("/", 1)[0] if "/" in model else ""
+        if not provider or provider in IN_PROCESS_PROVIDERS or api_base or not self.keys.needs_key(provider):
+            return None
+        if self.keys.get(provider) is not None:
+            return None
+        return f"{provider}: {self.keys.no_key_message(provider)}"
+
     def _provider(self, litellm: Any, request: LLMRequest) -> str:
         prefix = request.model.split("/", 1)[0] if "/" in request.model else ""
         if prefix in IN_PROCESS_PROVIDERS:

@@ -103,12 +103,12 @@ class KeyResolver:
         """The key for `provider`; AuthenticationError naming the variable to set when there is none."""
         key = self.get(provider)
         if key is None:
-            raise AuthenticationError(
-                f"no API key: set the environment variable {self.env_var(provider)} or store it with "
-                f"`keyring set {KEYRING_SERVICE} {provider}`",
-                provider=provider, model=model,
-            )
+            raise AuthenticationError(self.no_key_message(provider), provider=provider, model=model)
         return key
+
+    def no_key_message(self, provider: str) -> str:
+        return (f"no API key: set the environment variable {self.env_var(provider)} or store it with "
+                f"`keyring set {KEYRING_SERVICE} {provider}`")
 
 
 __all__ = ["KEYRING_SERVICE", "PROVIDER_ENV_VARS", "REDACTED", "KeyResolver", "redact"]

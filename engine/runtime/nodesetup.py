@@ -161,7 +161,7 @@ def _shared_call_settings(node: PlanNode) -> CallSettings | None:
     `sim` dict, or a param that is a list or object, gets its own."""
     get = node.params.get
     key = (get("retries"), get("temperature"), get("timeout_s"), get("max_tokens_budget"),
-           get("max_cost_usd"), get("max_calls_budget"))
+           get("max_cost_usd"), get("max_calls_budget"), get("api_base"))
     shared = not get("sim")
     try:
         found = _SHARED_CALLS.get(key) if shared else None

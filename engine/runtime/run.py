@@ -4,7 +4,8 @@ Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `Run
 `RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason;
 when a store is given, the workflow version is saved and every event is appended to its writer (a
 sink like any other subscriber), which is closed — everything committed — before `wait()` returns;
-what could not be recorded is listed in `RunResult.recording_errors`. While a run goes on, the objects
+what could not be recorded is listed in `RunResult.recording_errors`. A run whose models cannot be
+called (an API key missing: `preflight`) fails before its first node runs. While a run goes on, the objects
 that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
 """
 
@@ -23,6 +24,7 @@ from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.control import HumanChoice, HumanPolicy, RunControl
 from engine.runtime.hub import EventHub
 from engine.runtime.plan import CompileError, RunPlan
+from engine.runtime.preflight import missing_keys
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.state import RunState
 
@@ -118,6 +120,8 @@ class Run:
         reason = ""
         deadline = plan.budget.deadline_s or None
         try:
+            if problems := missing_keys(plan, self.overrides, self._gateway):  # before anything is paid for
+                raise _CannotStart("; ".join(problems))
             await asyncio.wait_for(graph.execute(), deadline)
             if graph.failures:
                 status, reason = "failed", "; ".join(graph.failures)
@@ -133,6 +137,8 @@ class Run:
             reason = f"run deadline_s budget exceeded: {hub.elapsed():.3g} s > limit {plan.budget.deadline_s:g} s"
             hub.emit(BudgetExceeded, span_id=span, budget="deadline_s", limit=plan.budget.deadline_s,
                      actual=round(hub.elapsed(), 3))
+        except _CannotStart as problem:
+            status, reason = "failed", f"cannot start: {problem}"
         except asyncio.CancelledError:
             status, reason = "cancelled", "cancelled by the user"
         except Exception as exc:  # an engine bug must still end the run with a recorded reason
@@ -182,6 +188,10 @@ class Run:
         if self._store is not None and hasattr(memory, "StoreMemoryBackend"):
             return memory.StoreMemoryBackend(self._store)
         return memory.InMemoryBackend() if hasattr(memory, "InMemoryBackend") else None
+
+
+class _CannotStart(Exception):
+    """A model of the run cannot be called (e.g. its API key is missing): no node runs."""
 
 
 def _check_overrides(plan: RunPlan, overrides: Mapping[str, str]) -> None:

@@ -98,3 +98,10 @@ def test_equal_call_params_share_settings_but_every_node_owns_its_param_values()
     assert x.setup.call is compile_workflow(_workflow()).nodes["x"].setup.call  # role defaults: one object
     assert y.setup.call is not None and y.setup.call is not x.setup.call and dict(y.setup.call.sim) == {"latency_ms": 1}
     assert x.params["tools"] == [] and x.params["tools"] is not compile_workflow(wf).nodes["x"].params["tools"]
+
+
+def test_nodes_that_differ_only_in_their_server_address_do_not_share_settings() -> None:
+    local = compile_workflow(_workflow(api_base=" http://127.0.0.1:8000/v1 ")).nodes["x"].setup.call
+    default = compile_workflow(_workflow()).nodes["x"].setup.call
+    assert local is not None and local.api_base == "http://127.0.0.1:8000/v1"
+    assert default is not None and default.api_base is None
