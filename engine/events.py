@@ -109,6 +109,17 @@ class LLMStreamRestarted(Event):
     attempt: int
 
 
+class LLMCallRetrying(Event):
+    """An attempt of the call failed with an error worth retrying (rate limit, 5xx, timeout): attempt
+    `attempt` follows after `delay_s` seconds, in the same span."""
+
+    kind: ClassVar[str] = "llm_retry"
+    attempt: int
+    error_type: str
+    error: str
+    delay_s: float = 0.0
+
+
 class LLMCallFinished(Event):
     kind: ClassVar[str] = "llm_finished"
     node_id: str
@@ -228,7 +239,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         RunStarted, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
-        LLMTokenDelta, LLMStreamRestarted, LLMCallFinished, ToolCallStarted, ToolCallFinished, MemoryRead,
+        LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished, MemoryRead,
         MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
         HumanDecisionMade, ErrorRaised, LogMessage,
     )

@@ -102,6 +102,10 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         node = board.open_calls.get(e.span_id or "")
         who = f"{board.row(node).title} ({node}) " if node else ""
         return f"{who}llm stream broke: retried from the start (attempt {e.attempt})"
+    if isinstance(e, ev.LLMCallRetrying):
+        node = board.open_calls.get(e.span_id or "")
+        who = f"{board.row(node).title} ({node}) " if node else ""
+        return f"{who}llm {e.error_type}: {fmt.one_line(e.error)} — attempt {e.attempt} in {e.delay_s:.2g} s"
     if isinstance(e, ev.ToolCallFinished):
         arguments = ", ".join(f"{k}={fmt.one_line(v, 40)}" for k, v in board.last_tool_arguments.items())
         result = f"error: {fmt.one_line(e.error)}" if e.error else fmt.one_line(e.result, 80)

@@ -126,7 +126,8 @@ class Gateway:
                                tokens_out=tokens_out, cost_usd=cost, latency_s=time.perf_counter() - started,
                                finish_reason=finish, tool_calls=tool_calls, priced=priced)
 
-        return await with_retries(attempt, retries=request.retries, backoff=self.backoff)
+        return await with_retries(attempt, retries=request.retries, backoff=self.backoff,
+                                  on_retry=stream.retrying if stream is not None else None)
 
     async def _call(self, litellm: Any, request: LLMRequest, provider: str, key: str | None,
                     metadata: dict[str, Any], on_delta: DeltaCallback | None,

@@ -3,7 +3,8 @@
 `with_retries(call, retries=n)` runs `call(attempt)` for attempt 1..n+1 while it raises a
 *retryable* `LLMError` (rate limit, 5xx / connection, timeout), sleeping
 `min(cap, base * 2**(attempt-1))` scaled by a random factor in [1 - jitter, 1 + jitter] between
-attempts. The error that finally escapes carries `attempts` = how many were made.
+attempts; `on_retry(next_attempt, error, delay_s)`, when given, hears of each retry before the wait.
+The error that finally escapes carries `attempts` = how many were made.
 
 Invariant: non-retryable errors (auth, bad request) escape at once; at most `retries + 1` attempts.
 """
@@ -41,6 +42,7 @@ async def with_retries(
     retries: int,
     backoff: Backoff,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    on_retry: Callable[[int, LLMError, float], None] | None = None,
 ) -> T:
     attempt = 1
     while True:
@@ -50,7 +52,10 @@ async def with_retries(
             exc.attempts = attempt
             if not exc.retryable or attempt > retries:
                 raise
-        await sleep(backoff.delay(attempt))
+            delay = backoff.delay(attempt)
+            if on_retry is not None:
+                on_retry(attempt + 1, exc, delay)
+        await sleep(delay)
         attempt += 1
 
 

@@ -62,7 +62,8 @@ class StreamAttempts:
     """What a gateway hands its provider as the delta callback of one call, across retries: when an
     attempt after one that already streamed starts, the call's receiver is told first — through
     `on_delta.restart(attempt)` when the receiver has that method — so it can drop the broken
-    attempt's text instead of reading both attempts as one reply."""
+    attempt's text instead of reading both attempts as one reply. A retry itself (which error, how
+    long the wait) reaches `on_delta.retrying(attempt, error, delay_s)` when the receiver has it."""
 
     def __init__(self, on_delta: DeltaCallback) -> None:
         self._on_delta = on_delta
@@ -78,6 +79,12 @@ class StreamAttempts:
             restart = getattr(self._on_delta, "restart", None)
             if restart is not None:
                 restart(number)
+
+
+    def retrying(self, attempt: int, error: LLMError, delay_s: float) -> None:
+        announce = getattr(self._on_delta, "retrying", None)
+        if announce is not None:
+            announce(attempt, error, delay_s)
 
 
 def stream_attempts(on_delta: DeltaCallback | None) -> StreamAttempts | None:

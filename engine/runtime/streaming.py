@@ -2,7 +2,8 @@
 are counted against the budgets as they arrive.
 
 Invariants: `CallDeltas` is the only delta callback the runtime hands a gateway — each delta is an
-`LLMTokenDelta` in the call's span, a retried stream's restart an `LLMStreamRestarted`, emitted on
+`LLMTokenDelta` in the call's span, a retry an `LLMCallRetrying`, a retried stream's restart an
+`LLMStreamRestarted`, emitted on
 the loop even when a provider calls from a worker thread; `TokenMeter` counts only when a token or
 cost limit applies (`on`), and what it counted is settled exactly once per call. A call without
 such a limit gets `UNMETERED`, one shared meter that is never on (so never changes).
@@ -15,10 +16,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine.events import LLMStreamRestarted
+from engine.events import LLMCallRetrying, LLMStreamRestarted
 from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
-from engine.llm.types import LLMRequest, LLMResponse
+from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.nodesetup import CallSettings
 from engine.runtime.plan import BudgetLimits
@@ -90,9 +91,10 @@ def meter_for(budget: BudgetTracker, node_key: str, request: LLMRequest, setting
 
 class CallDeltas:
     """The delta callback of one call: each delta becomes an `LLMTokenDelta` (and counts against the
-    token budgets); a retried stream's restart becomes an `LLMStreamRestarted` (the tokens the broken
-    attempt streamed still count: they were generated). A provider running in a worker thread may
-    call either there: the event is then emitted on the loop."""
+    token budgets); a retry an `LLMCallRetrying` (which error, how long the wait); a retried stream's
+    restart an `LLMStreamRestarted` (the tokens the broken attempt streamed still count: they were
+    generated). A provider running in a worker thread may call any of them there: the event is then
+    emitted on the loop."""
 
     def __init__(self, state: RunState, span: str, parent_span: str, meter: TokenMeter) -> None:
         self.hub, self.span, self.parent_span, self.meter = state.hub, span, parent_span, meter
@@ -111,3 +113,10 @@ class CallDeltas:
             self.loop.call_soon_threadsafe(self.restart, attempt)  # called again, on the loop
             return
         self.hub.emit(LLMStreamRestarted, span_id=self.span, parent_id=self.parent_span, attempt=attempt)
+
+    def retrying(self, attempt: int, error: LLMError, delay_s: float) -> None:
+        if threading.get_ident() != self.loop_thread:
+            self.loop.call_soon_threadsafe(self.retrying, attempt, error, delay_s)  # called again, on the loop
+            return
+        self.hub.emit(LLMCallRetrying, span_id=self.span, parent_id=self.parent_span, attempt=attempt,
+                      error_type=type(error).__name__, error=error.reason, delay_s=round(delay_s, 3))

@@ -149,3 +149,13 @@ def test_tool_calls_and_memory_writes_are_lines_and_counted() -> None:
     console = Console(file=io.StringIO(), width=160)
     console.print(live_view(board, stream=False))
     assert "tools" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_retried_call_is_a_line_naming_the_error_and_the_wait() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    for event in _events()[:3]:  # the plan node's call is open
+        board.apply(event)
+    retry = ev.LLMCallRetrying(run_id="run-1", seq=10, ts=0.25, span_id="s1", attempt=2,
+                               error_type="RateLimitedError", error="rate limited (429)", delay_s=0.62)
+    board.apply(retry)
+    assert plain_line(board, retry) == "Plan (plan) llm RateLimitedError: rate limited (429) — attempt 2 in 0.62 s"

@@ -92,7 +92,8 @@ class SimGateway:
                 priced=priced,
             )
 
-        return await with_retries(attempt, retries=request.retries, backoff=self.backoff)
+        return await with_retries(attempt, retries=request.retries, backoff=self.backoff,
+                                  on_retry=stream.retrying if stream is not None else None)
 
 
 __all__ = ["SimGateway", "sim_price"]

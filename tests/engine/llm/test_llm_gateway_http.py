@@ -73,6 +73,9 @@ class _Receiver:
     def restart(self, attempt: int) -> None:
         self.seen.append(f"<restart {attempt}>")
 
+    def retrying(self, attempt: int, error: Exception, delay_s: float) -> None:
+        self.seen.append(f"<retry {attempt} {type(error).__name__}>")
+
 
 @pytest.mark.asyncio
 async def test_a_stream_cut_by_its_timeout_is_retried_and_the_restart_announced(fake_openai) -> None:
@@ -80,8 +83,8 @@ async def test_a_stream_cut_by_its_timeout_is_retried_and_the_restart_announced(
     receiver = _Receiver()
     response = await _gateway().complete(_request(fake_openai.url, timeout_s=0.5), receiver)
     assert response.content.strip() == REPLY and len(fake_openai.requests) == 2
-    assert receiver.seen[:3] == ["Hello ", "from ", "<restart 2>"]  # the broken attempt, then the notice
-    assert "".join(receiver.seen[3:]).strip() == REPLY  # what follows is the retried attempt, whole
+    assert receiver.seen[:4] == ["Hello ", "from ", "<retry 2 LLMTimeoutError>", "<restart 2>"]  # then notices
+    assert "".join(receiver.seen[4:]).strip() == REPLY  # what follows is the retried attempt, whole
     plain: list[str] = []  # a callback without `restart` just sees the deltas (as before)
     fake_openai.script[:] = ["stall"]
     await _gateway().complete(_request(fake_openai.url, timeout_s=0.5), plain.append)
@@ -91,9 +94,11 @@ async def test_a_stream_cut_by_its_timeout_is_retried_and_the_restart_announced(
 @pytest.mark.asyncio
 async def test_rate_limit_is_retried_then_succeeds(fake_openai) -> None:
     fake_openai.script[:] = [429]
-    response = await _gateway().complete(_request(fake_openai.url))
+    receiver = _Receiver()
+    response = await _gateway().complete(_request(fake_openai.url), receiver)
     assert response.content.strip() == REPLY
     assert len(fake_openai.requests) == 2
+    assert receiver.seen[0] == "<retry 2 RateLimitedError>"  # the receiver hears of the retry first
 
 
 @pytest.mark.asyncio

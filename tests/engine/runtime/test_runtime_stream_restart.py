@@ -1,5 +1,6 @@
-"""A stream that breaks and is retried from the start is announced in the run's stream: the text
-after the last `LLMStreamRestarted` of a call is its reply; the broken attempt's tokens still count."""
+"""Retried calls are announced in the run's stream: each retry by an `LLMCallRetrying` (the error, the
+wait), a stream that breaks and starts again by an `LLMStreamRestarted` — the text after a call's last
+restart is its reply; the broken attempt's tokens still count."""
 
 from __future__ import annotations
 
@@ -56,3 +57,24 @@ async def test_the_restart_is_in_the_stream_store_and_the_text_after_it_is_the_r
         assert "".join(d.text for d in deltas if d.seq > restart.seq) == finished.content
         assert list(store.iter_events(result.run_id)) == history  # stored and read back like any event
         assert result.recording_errors == []
+
+
+@pytest.mark.asyncio
+async def test_each_retry_of_a_call_is_an_event_in_its_span(tmp_path: Path) -> None:
+    from engine.events import LLMCallRetrying, LLMCallStarted
+    from engine.llm.sim import SimGateway
+
+    wf = one_executor()
+    wf.set_param("x", "sim", {"fail_first": 2, "fail_kind": "rate_limit"})
+    with TraceStore(tmp_path / "t.db") as store:
+        run = Run(compile_workflow(wf), gateway=SimGateway(backoff=Backoff(base_s=0.0, cap_s=0.0)), store=store)
+        result = await run.wait()
+        assert result.status == "succeeded"
+        history = run.hub.history
+        (started,) = [e for e in history if isinstance(e, LLMCallStarted)]
+        (finished,) = [e for e in history if isinstance(e, LLMCallFinished)]
+        retries = [e for e in history if isinstance(e, LLMCallRetrying)]
+        assert [(r.attempt, r.error_type) for r in retries] == [(2, "RateLimitedError"), (3, "RateLimitedError")]
+        assert all(r.span_id == started.span_id and started.seq < r.seq < finished.seq for r in retries)
+        assert "rate limit" in retries[0].error and retries[0].delay_s == 0.0
+        assert list(store.iter_events(result.run_id)) == history
