@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, CliError
-from app.cli.options import check_inputs, check_overrides, parse_pairs
+from app.cli.options import apply_run_limits, check_inputs, check_overrides, parse_pairs
 from app.cli.workflow_file import errors_of, load, problem_lines
 
 
@@ -24,6 +24,8 @@ def execute(args: argparse.Namespace) -> int:
     overrides = parse_pairs(args.model_override, "--model-override", "ROLE=MODEL, e.g. executor=sim/default")
     check_overrides(overrides)
     workflow = load(args.file)
+    apply_run_limits(workflow, max_cost=args.max_cost, max_tokens=args.max_tokens, deadline=args.deadline,
+                     seed=args.seed)
 
     from engine.graph.validate import validate
     from engine.runtime import CompileError, compile_workflow

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
 
@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="print one JSON object per event")
     out.add_argument("--quiet", "-q", action="store_true", help="no live progress; status and outputs only")
     run.add_argument("--stream", action="store_true", help="show the text of the running LLM call")
+    limits = run.add_argument_group("run limits (this run only; the file keeps its own settings)")
+    limits.add_argument("--max-cost", type=_amount(float), metavar="USD", help="cost budget of the run in USD")
+    limits.add_argument("--max-tokens", type=_amount(int), metavar="N", help="token budget of the run")
+    limits.add_argument("--deadline", type=_amount(float), metavar="SECONDS", help="wall-clock budget of the run")
+    limits.add_argument("--seed", type=_amount(int), metavar="N", help="seed (the simulated provider's answers)")
 
     val = sub.add_parser("validate", help="check workflow files", description="Check workflow files.")
     val.add_argument("files", nargs="+", metavar="FILE")
@@ -77,6 +82,21 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("file", nargs="?", metavar="FILE")
     gui.add_argument("--db", metavar="PATH", help=_DB_HELP)
     return parser
+
+
+def _amount(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a number ≥ 0 of `kind` (0 means no limit, as in the run settings)."""
+    def convert(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a {'whole ' if kind is int else ''}number, got {text!r}") from None
+        if not value >= 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"expected a finite number ≥ 0, got {text}")
+        return value
+
+    return convert
 
 
 def _positive_int(text: str) -> int:

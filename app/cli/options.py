@@ -1,4 +1,5 @@
-"""Parsing and checking `--input NAME=VALUE` and `--model-override ROLE=MODEL` against a workflow.
+"""Parsing and checking `--input NAME=VALUE` and `--model-override ROLE=MODEL` against a workflow, and
+applying the run-limit flags (`--max-cost`, `--max-tokens`, `--deadline`, `--seed`) to its settings.
 
 Invariant: every rejection is a `CliError` naming the flag, the offending text and the valid choices.
 """
@@ -50,3 +51,17 @@ def check_overrides(overrides: dict[str, str]) -> None:
                            f"(valid: {', '.join(llm_roles)})")
         if not model.strip():
             raise CliError(f"--model-override {role}=: the model is empty (e.g. {role}=sim/default)")
+
+
+def apply_run_limits(workflow: Workflow, *, max_cost: float | None, max_tokens: float | None,
+                     deadline: float | None, seed: float | None) -> None:
+    """Set the run settings the flags give (None: keep the file's) on the loaded workflow, for this run."""
+    budget = workflow.settings.budget
+    if max_cost is not None:
+        budget.max_cost_usd = float(max_cost)
+    if max_tokens is not None:
+        budget.max_tokens = int(max_tokens)
+    if deadline is not None:
+        budget.deadline_s = float(deadline)
+    if seed is not None:
+        workflow.settings.seed = int(seed)

@@ -167,3 +167,27 @@ def test_what_could_not_be_recorded_is_said_even_when_quiet(
     out = capsys.readouterr().out
     assert out.startswith("succeeded")
     assert "problem: not recorded: workflow version " in out and "OSError: disk full" in out
+
+
+def test_run_limit_flags_hold_for_this_run_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = EXAMPLE.read_text()
+    assert main(["run", str(EXAMPLE), "--db", str(tmp_path / "t.db"), "--json", "--max-tokens", "150",
+                 "--max-cost", "0.5", "--deadline", "30", "--seed", "7"]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["settings"]["budget"] == {"max_tokens": 150, "max_cost_usd": 0.5, "deadline_s": 30.0,
+                                                "max_turns": 200}
+    assert records[0]["settings"]["seed"] == 7
+    assert records[-1]["status"] == "budget_exceeded" and "tokens budget exceeded" in records[-1]["reason"]
+    assert EXAMPLE.read_text() == before  # the file keeps its own settings
+
+
+@pytest.mark.parametrize("flag, value, expected", [
+    ("--max-cost", "-1", "expected a finite number ≥ 0, got -1"),
+    ("--max-tokens", "1.5", "expected a whole number, got '1.5'"),
+    ("--deadline", "inf", "expected a finite number ≥ 0, got inf"),
+    ("--seed", "nan", "expected a whole number, got 'nan'"),
+])
+def test_run_limit_flags_refuse_what_is_not_a_limit(flag: str, value: str, expected: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", str(EXAMPLE), flag, value]) == 2
+    assert expected in capsys.readouterr().err
