@@ -40,11 +40,18 @@ class SimReply:
     tool_calls: tuple[dict[str, Any], ...] = ()  # OpenAI-format calls (content is then empty)
 
     def chunks(self, words: int) -> list[str]:
-        """The content split into streamed deltas of `words` words (whitespace kept); none if empty."""
+        """The content split into streamed deltas of `words` words (whitespace kept); none if empty.
+        Each delta starts with the whitespace before its first word, as real providers stream tokens
+        (" world", not "world "): counted delta by delta, the tokens then add up to about the reply's
+        count (trailing spaces counted alone made 1-word deltas count ~1.8x the reply's tokens)."""
         if not self.content:
             return []
-        pieces = re.findall(r"\s*\S+\s*", self.content) or [self.content]
-        return ["".join(pieces[i:i + words]) for i in range(0, len(pieces), words)]
+        pieces = re.findall(r"\s*\S+", self.content) or [self.content]
+        chunks = ["".join(pieces[i:i + words]) for i in range(0, len(pieces), words)]
+        tail = self.content[len("".join(pieces)):]  # whitespace after the last word
+        if tail:
+            chunks[-1] += tail
+        return chunks
 
 
 def _prompt_text(messages: list[dict[str, Any]]) -> str:

@@ -240,3 +240,17 @@ async def test_tool_call_on_the_first_turn_then_an_answer_using_the_result(gatew
     plain = await SimGateway().complete(LLMRequest(model="sim/default", messages=first_turn, tools=TOOLS,
                                                    metadata={"role": "executor"}))
     assert plain.content and not plain.tool_calls  # tools offered, but the call was not asked for
+
+
+@pytest.mark.parametrize("words", [1, 3, 8])
+def test_streamed_deltas_count_about_the_replys_tokens(words: int) -> None:
+    from engine.llm.sim.responder import SimReply
+    from engine.llm.tokens import count_text
+
+    text = ("Result for: Collect examples for \"how do heat pumps compare\"\n"
+            "The numbers were checked against a second method and match.\n  Edge cases were listed.\n")
+    chunks = SimReply(text, 0, 0, None).chunks(words)
+    assert "".join(chunks) == text and all(not c[-1:].isspace() for c in chunks[:-1])  # spaces lead
+    streamed = sum(count_text(chunk, "gpt-4o-mini") for chunk in chunks)
+    whole = count_text(text, "gpt-4o-mini")
+    assert whole <= streamed <= whole * 1.1  # a live token budget sees what the call will be billed
