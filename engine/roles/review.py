@@ -53,7 +53,7 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
             planner = _planner_for(plan.nodes, author, loop_start)
             if planner is None or not _may_replan(ctx, planner):
                 return await _unapproved(ctx, verdict, best[1], approved_port, "rejected")
-            ctx.state.replans[ctx.graph.key(planner.id)] = ctx.state.replans.get(ctx.graph.key(planner.id), 0) + 1
+            _count_replan(ctx, planner)
             ctx.round += 1
             outputs = await ctx.rerun(planner.id, author, feedback=feedback, round=ctx.round)
         elif loop_start is None:
@@ -63,6 +63,8 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
         else:
             revisions += 1
             ctx.round += 1
+            if plan.nodes[loop_start].role == "planner":  # a revise sent to a planner is a replan (counted)
+                _count_replan(ctx, plan.nodes[loop_start])
             outputs = await ctx.rerun(loop_start, author, feedback=feedback, round=ctx.round)
         if author_port not in outputs:
             raise NodeFailed(f"the author {author} produced no {author_port!r} when re-run")
@@ -92,6 +94,11 @@ def _planner_for(nodes: Any, author: str, loop_start: str | None) -> PlanNode | 
                 seen.add(edge.source)
                 frontier.append(edge.source)
     return None
+
+
+def _count_replan(ctx: NodeContext, planner: PlanNode) -> None:
+    key = ctx.graph.key(planner.id)
+    ctx.state.replans[key] = ctx.state.replans.get(key, 0) + 1
 
 
 def _may_replan(ctx: NodeContext, planner: PlanNode) -> bool:
