@@ -108,7 +108,7 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         return f"{who}llm {e.error_type}: {fmt.one_line(e.error)} — attempt {e.attempt} in {e.delay_s:.2g} s"
     if isinstance(e, ev.ToolCallFinished):
         arguments = ", ".join(f"{k}={fmt.one_line(v, 40)}" for k, v in board.last_tool_arguments.items())
-        result = f"error: {fmt.one_line(e.error)}" if e.error else fmt.one_line(e.result, 80)
+        result = f"error: {fmt.one_line(e.error)}" if e.error else _tool_result(e.result)
         return (f"{board.row(e.node_id).title} ({e.node_id}) tool {e.tool}({fmt.one_line(arguments, 80)}) → "
                 f"{result} {fmt.duration(e.latency_s)}")
     if isinstance(e, ev.MemoryWritten):
@@ -141,6 +141,14 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
     if isinstance(e, ev.RunFinished):
         return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
     return None
+
+
+def _tool_result(result: object) -> str:
+    """A tool's result in one line; a check's verdict as its decision and score (its reasons follow in
+    the verdict line)."""
+    if isinstance(result, dict) and "decision" in result and "score" in result:
+        return f"{result['decision']} {fmt.one_line(result['score'], 12)}"
+    return fmt.one_line(result, 80)
 
 
 class LiveReporter(QuietReporter):

@@ -141,6 +141,10 @@ def test_tool_calls_and_memory_writes_are_lines_and_counted() -> None:
     assert lines[0] is None
     assert lines[1] == "Plan (plan) tool calculator(expression=6 * 7) → 42 3 ms"
     assert lines[3] == "Plan (plan) tool read_example_file(path=nope) → error: no such file: nope 1 ms"
+    check = ev.ToolCallFinished(run_id=r, seq=8, ts=0.8, span_id="t3", node_id="review", tool="check.regex",
+                                result={"decision": "revise", "score": 0.0, "reasons": ["no match"]}, latency_s=0.002)
+    board.apply(check)
+    assert plain_line(board, check) == "Review (review) tool check.regex() → revise 0.0 2 ms"
     assert lines[4] == "Plan (plan) memory notes[k] (run) written: v1"
     assert lines[5] == "Plan (plan) memory notes[k] (run) write refused: the critic did not approve"
     assert lines[6] == "Review (review) memory notes[k] (run) read: nothing stored"
