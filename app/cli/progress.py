@@ -136,8 +136,9 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
     if isinstance(e, ev.HumanDecisionMade):
         why = f": {fmt.one_line(e.reason)}" if e.reason else ""
         return f"{board.row(e.node_id).title} ({e.node_id}) human decision: {e.decision} by {e.by}{why}"
-    if isinstance(e, ev.LogMessage) and e.level in ("warning", "error"):
-        return f"{e.level}: {e.message}"
+    if isinstance(e, ev.LogMessage) and e.level != "debug":
+        who = f"{board.row(e.node_id).title} ({e.node_id}) " if e.node_id else ""
+        return f"{who}{e.level}: {e.message}" if e.level != "info" else f"{who}{e.message}"
     if isinstance(e, ev.RunFinished):
         return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
     return None

@@ -1,6 +1,8 @@
 """Vote: k independent samples of the same step; the majority answer (normalised text, ties to the
 earliest), or the sample a model judge scores highest (`critic` mode). Given a plan, every task is
-voted on in turn (decompose-and-vote), each step seeing the voted results before it.
+voted on in turn (decompose-and-vote), each step seeing the voted results before it. Each vote's
+outcome is an info `LogMessage` of the node: how many samples agreed (or the judge's scores), and
+what the others said.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
+from engine.events import LogMessage
 from engine.roles.parsing import parse_verdict
 from engine.roles.planner import is_plan
 from engine.roles.taskdag import combine, run_task_dag
@@ -35,14 +38,31 @@ async def vote_once(ctx: NodeContext, task: str, task_id: str) -> str:
     prompt = render(str(ctx.param("prompt") or "{task}"), task=task)
     replies = await asyncio.gather(*(ctx.llm(prompt, task=task, task_id=task_id, sample=i) for i in range(k)))
     samples = [r.content for r in replies]
+    step = f"vote {task_id}" if task_id else "vote"
     if str(ctx.param("mode")) == "critic" and k > 1:
-        return await _critic_pick(ctx, task, samples)
-    counts = Counter(" ".join(s.split()).lower() for s in samples)
+        return await _critic_pick(ctx, task, samples, step)
+    counts = Counter(_normal(s) for s in samples)
     best = max(counts.values())
-    return next(s for s in samples if counts[" ".join(s.split()).lower()] == best)
+    winner = next(s for s in samples if counts[_normal(s)] == best)
+    first = {}  # each distinct answer as a sample first said it
+    for sample in samples:
+        first.setdefault(_normal(sample), sample)
+    others = [f"{_short(first[s])} ({n})" for s, n in counts.most_common() if s != _normal(winner)]
+    ctx.emit(LogMessage, node_id=ctx.key, message=f"{step}: {best} of {k} samples agree on {_short(winner)}"
+             + (f"; others: {', '.join(others)}" if others else ""))
+    return winner
 
 
-async def _critic_pick(ctx: NodeContext, task: str, samples: list[str]) -> str:
+def _normal(sample: str) -> str:
+    return " ".join(sample.split()).lower()
+
+
+def _short(text: str, limit: int = 60) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
+
+
+async def _critic_pick(ctx: NodeContext, task: str, samples: list[str], step: str) -> str:
     scores: list[float] = []
     for index, sample in enumerate(samples):
         reply = await ctx.llm(f"Score this answer to: {task}\n\n{sample}\n\nReply with a JSON verdict.",
@@ -51,4 +71,7 @@ async def _critic_pick(ctx: NodeContext, task: str, samples: list[str]) -> str:
             scores.append(parse_verdict(reply.content)["score"])
         except ValueError:
             scores.append(0.0)
-    return samples[scores.index(max(scores))]
+    chosen = scores.index(max(scores))
+    ctx.emit(LogMessage, node_id=ctx.key, message=f"{step}: the judge scored the {len(samples)} samples "
+             f"{', '.join(f'{s:.2f}' for s in scores)}; kept sample {chosen + 1}: {_short(samples[chosen])}")
+    return samples[chosen]

@@ -163,3 +163,13 @@ def test_a_retried_call_is_a_line_naming_the_error_and_the_wait() -> None:
                                error_type="RateLimitedError", error="rate limited (429)", delay_s=0.62)
     board.apply(retry)
     assert plain_line(board, retry) == "Plan (plan) llm RateLimitedError: rate limited (429) — attempt 2 in 0.62 s"
+
+
+def test_log_lines_name_their_node_and_leave_debug_out() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    info = ev.LogMessage(run_id="run-1", seq=1, ts=0.1, node_id="plan", message="vote m1: 3 of 5 samples agree")
+    warning = ev.LogMessage(run_id="run-1", seq=2, ts=0.2, level="warning", message="loop bound reached")
+    debug = ev.LogMessage(run_id="run-1", seq=3, ts=0.3, level="debug", node_id="plan", message="detail")
+    assert plain_line(board, info) == "Plan (plan) vote m1: 3 of 5 samples agree"
+    assert plain_line(board, warning) == "warning: loop bound reached"
+    assert plain_line(board, debug) is None

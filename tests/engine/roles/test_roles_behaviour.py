@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engine.events import MemoryRead, MemoryWritten, ToolCallFinished
+from engine.events import LogMessage, MemoryRead, MemoryWritten, ToolCallFinished
 from engine.graph.format import workflow_to_dict
 from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow, execute
@@ -74,7 +74,22 @@ async def test_critic_selected_vote_picks_the_best_scored_sample() -> None:
 
     wf = build([("in", "input", {}), ("v", "vote", {"k": 3, "mode": "critic"}), ("o", "output", {})],
                ["in.value->v.task", "v.result->o.value"])
-    assert (await execute(wf, gateway=FakeGateway(reply))).outputs == {"result": "two"}
+    run = Run(compile_workflow(wf), gateway=FakeGateway(reply))
+    assert (await run.wait()).outputs == {"result": "two"}
+    [log] = [e for e in run.hub.history if isinstance(e, LogMessage)]
+    assert log.message == "vote: the judge scored the 3 samples 0.10, 0.90, 0.10; kept sample 2: 'two'"
+
+
+@pytest.mark.asyncio
+async def test_each_vote_says_how_many_samples_agreed_and_what_the_others_said() -> None:
+    answers = iter(["Move A", "move  a", "B", "move a", "C"])
+    wf = build([("in", "input", {}), ("v", "vote", {"k": 5}), ("o", "output", {})],
+               ["in.value->v.task", "v.result->o.value"])
+    run = Run(compile_workflow(wf), gateway=FakeGateway(lambda req: next(answers)), inputs={"goal": "pick"})
+    assert (await run.wait()).outputs == {"result": "Move A"}
+    [log] = [e for e in run.hub.history if isinstance(e, LogMessage)]
+    assert (log.level, log.node_id) == ("info", "v")
+    assert log.message == "vote: 3 of 5 samples agree on 'Move A'; others: 'B' (1), 'C' (1)"
 
 
 @pytest.mark.asyncio
