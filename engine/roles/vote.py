@@ -44,7 +44,7 @@ async def vote_once(ctx: NodeContext, task: str, task_id: str) -> str:
     counts = Counter(_normal(s) for s in samples)
     best = max(counts.values())
     winner = next(s for s in samples if counts[_normal(s)] == best)
-    first = {}  # each distinct answer as a sample first said it
+    first: dict[str, str] = {}  # each distinct answer as a sample first said it
     for sample in samples:
         first.setdefault(_normal(sample), sample)
     others = [f"{_short(first[s])} ({n})" for s, n in counts.most_common() if s != _normal(winner)]
