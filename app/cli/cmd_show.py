@@ -1,5 +1,5 @@
 """`triadic show RUN_ID`: one stored run in detail — summary, span tree with timings / tokens / cost,
-verdicts, outputs; `--events` dumps every event as one JSON object per line. A unique id prefix is
+verdicts, memory writes, outputs; `--events` dumps every event as one JSON object per line. A unique id prefix is
 accepted; an unknown or ambiguous id is a `CliError` naming the database."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from app.cli.span_tree import build_tree
 from app.cli.store_access import open_store
 
 if TYPE_CHECKING:
-    from engine.store import RunSummary, VerdictRecord
+    from engine.store import MemoryEntry, RunSummary, VerdictRecord
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -36,6 +36,9 @@ def execute(args: argparse.Namespace) -> int:
         verdicts = list(store.verdicts(run.id))
         if verdicts:
             console.print(_verdict_table(verdicts))
+        writes = store.memory_writes(run.id)
+        if writes:
+            console.print(_memory_table(writes))
         for name, value in run.outputs.items():
             console.print(f"output {name}:", markup=False)
             console.print(fmt.text(value), markup=False, soft_wrap=True)
@@ -64,6 +67,16 @@ def _print_summary(console: Console, run: RunSummary, path: Path) -> None:
     lines.append(f"db: {path}")
     for line in lines:
         console.print(line, markup=False, soft_wrap=True)
+
+
+def _memory_table(writes: list[MemoryEntry]) -> Table:
+    table = Table(title="Memory writes", title_justify="left", pad_edge=False)
+    for column in ("node", "memory", "scope", "key", "written", "value"):
+        table.add_column(column, no_wrap=column != "value", min_width=12 if column == "value" else None)
+    for w in writes:
+        written = "yes" if w.admitted else f"refused: {w.reason}" if w.reason else "refused"
+        table.add_row(w.node_id, w.memory, w.scope, w.key, written, fmt.one_line(w.value, 160))
+    return table
 
 
 def _verdict_table(verdicts: list[VerdictRecord]) -> Table:

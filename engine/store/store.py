@@ -218,6 +218,16 @@ class TraceStore:
         with self._read() as conn:
             return [queries.memory_entry(r) for r in conn.execute(query.order_by(m.id))]
 
+    def memory_writes(self, run_id: str) -> list[MemoryEntry]:
+        """Every memory write of one run (admitted or refused by its gate), in the order it made them."""
+        with self._read() as conn:
+            found = self._resolve(conn, run_id)
+            if found is None:
+                return []
+            m = MEMORY_ENTRIES.c
+            rows = conn.execute(select(MEMORY_ENTRIES).where(m.run_id == found[1]).order_by(m.seq))
+            return [queries.memory_entry(r) for r in rows]
+
     def workflow_version(self, workflow_hash: str) -> dict[str, Any] | None:
         with self._read() as conn:  # untyped read: the column holds JSON text (older stores) or packed bytes
             stored = conn.exec_driver_sql("SELECT doc FROM workflow_versions WHERE hash = ?",

@@ -191,3 +191,13 @@ def test_run_limit_flags_refuse_what_is_not_a_limit(flag: str, value: str, expec
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", str(EXAMPLE), flag, value]) == 2
     assert expected in capsys.readouterr().err
+
+
+def test_show_lists_the_runs_memory_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    research = EXAMPLE.parent / "research.triadic.json"
+    db = tmp_path / "t.db"
+    assert main(["run", str(research), "--db", str(db), "--quiet"]) == 0
+    run_id = next(line.split()[-1] for line in capsys.readouterr().out.splitlines() if line.startswith("run id:"))
+    assert main(["show", run_id[:8], "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "Memory writes" in out and "latest_report" in out and "workflow" in out and "yes" in out

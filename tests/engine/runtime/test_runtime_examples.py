@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.events import BudgetExceeded, PlanEmitted, ToolCallFinished
+from engine.events import BudgetExceeded, MemoryWritten, PlanEmitted, ToolCallFinished
 from engine.graph.format import load_workflow
 from engine.llm.sim import SimGateway
 from engine.llm.types import LLMRequest
@@ -43,6 +43,8 @@ async def test_research_example_reviews_claims_and_replans_on_revise() -> None:
     assert result.status == "succeeded" and result.outputs["report"]
     assert [v.decision for v in result.verdicts] == ["revise", "approve"]
     assert [e.replan for e in run.hub.history if isinstance(e, PlanEmitted)] == [0, 1]  # the revise is a replan
+    [kept] = [e for e in run.hub.history if isinstance(e, MemoryWritten)]  # the approved report, gated
+    assert kept.admitted and kept.memory == "reports" and kept.value == result.outputs["report"]
     assert all(v.judge_model == "sim/claude-3-5-haiku" for v in result.verdicts)
 
 
