@@ -5,8 +5,8 @@ Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `Run
 when a store is given, the workflow version is saved and every event is appended to its writer (a
 sink like any other subscriber), which is closed — everything committed — before `wait()` returns;
 what could not be recorded is listed in `RunResult.recording_errors`. A run whose models cannot be
-called (an API key missing: `preflight`) fails before its first node runs. While a run goes on, the objects
-that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
+called (an API key missing: `preflight`) fails before its first node runs. While a run goes on, the
+objects that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
 """
 
 from __future__ import annotations
