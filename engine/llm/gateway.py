@@ -7,9 +7,9 @@ rate limits / 5xx / connection errors / timeouts) under a per-attempt timeout, s
 the user `PriceTable`; unpriced calls cost 0 with `priced=False`. `latency_s` is the wall time of
 the whole call, retries and backoff included.
 
-Invariants: litellm is imported on the first call, not at import; errors are typed `LLMError`s
-naming provider and model with any key scrubbed; the request metadata reaches only in-process
-providers (`sim`, `local`), never a remote API. If a stream breaks and is retried, `on_delta` sees
+Invariants: litellm is imported on the first call (in a worker thread), not at import; errors are
+typed `LLMError`s naming provider and model with any key scrubbed; the request metadata reaches only
+in-process providers (`sim`, `local`), never a remote API. If a stream breaks and is retried, `on_delta` sees
 the retried attempt's deltas again from the start, announced by `on_delta.restart(attempt)` when the
 callback has it (see `StreamAttempts`).
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.llm.errors import to_llm_error
 from engine.llm.keys import KeyResolver
-from engine.llm.litellm_setup import load_litellm
+from engine.llm.litellm_setup import litellm_loaded, load_litellm
 from engine.llm.local import ensure_local_model
 from engine.llm.prices import ModelPrice, PriceTable
 from engine.llm.pricing import call_price
@@ -98,7 +98,8 @@ class Gateway:
             metadata["sim"] = sim_config.to_dict()
         elif request.model.startswith("local/"):
             ensure_local_model(request.model)
-        litellm = load_litellm()
+        # the first call imports litellm (~2-3 s): in a worker thread, so the loop (and a GUI on it) keeps going
+        litellm = load_litellm() if litellm_loaded() else await asyncio.to_thread(load_litellm)
         provider = self._provider(litellm, request)
         key = self._key(provider, request)
         started = time.perf_counter()

@@ -219,3 +219,33 @@ async def test_a_nodes_server_address_sends_its_calls_there(fake_openai) -> None
     assert fake_openai.requests[0]["body"]["model"] == "my-local-model"
     started = next(e for e in run.hub.history if e.kind == "llm_started")
     assert started.request["api_base"] == fake_openai.url  # recorded with the call, for replay and audit
+
+
+@pytest.mark.asyncio
+async def test_the_first_call_imports_litellm_without_stopping_the_loop(fake_openai, monkeypatch) -> None:
+    import asyncio
+    import time
+
+    import engine.llm.gateway as gateway_module
+
+    real_load = gateway_module.load_litellm
+
+    def slow_import() -> object:
+        time.sleep(0.3)  # as importing litellm takes seconds
+        return real_load()
+
+    monkeypatch.setattr(gateway_module, "litellm_loaded", lambda: False)
+    monkeypatch.setattr(gateway_module, "load_litellm", slow_import)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    beat = asyncio.ensure_future(ticker())
+    response = await _gateway().complete(_request(fake_openai.url, stream=False))
+    beat.cancel()
+    assert response.content == REPLY
+    assert ticks >= 10  # the loop ran on while the import took its time
