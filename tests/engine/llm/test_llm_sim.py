@@ -254,3 +254,35 @@ def test_streamed_deltas_count_about_the_replys_tokens(words: int) -> None:
     streamed = sum(count_text(chunk, "gpt-4o-mini") for chunk in chunks)
     whole = count_text(text, "gpt-4o-mini")
     assert whole <= streamed <= whole * 1.1  # a live token budget sees what the call will be billed
+
+
+@pytest.mark.asyncio
+async def test_a_first_call_builds_its_tokenizer_without_stopping_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import time
+
+    import engine.llm.sim.direct as direct
+    from engine.llm.tokens import prepare_tokenizer
+
+    built: list[str] = []
+
+    def slow_build(model: str) -> None:
+        time.sleep(0.3)  # as building o200k_base takes a few hundred ms the first time
+        prepare_tokenizer(model)
+        built.append(model)
+
+    monkeypatch.setattr(direct, "tokenizer_ready", lambda model: False)
+    monkeypatch.setattr(direct, "prepare_tokenizer", slow_build)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    beat = asyncio.ensure_future(ticker())
+    reply = await SimGateway().complete(_req("executor", model="sim/gpt-4o-mini"))
+    beat.cancel()
+    assert reply.content and built == ["gpt-4o-mini"]  # counted as the model it is priced as
+    assert ticks >= 10
