@@ -2,7 +2,9 @@
 
 - `LiveReporter` (stdout is a TTY): a compact node table redrawn in place (rich `Live`), refreshed
   from the event loop at most ~10 times a second — never from a background thread, so the board is
-  only read while no event is being applied;
+  only read while no event is being applied — with the plain reporter's lines scrolling above it
+  (except the running / done of nodes, which the table shows); the table goes when the run ends,
+  as the summary shows it in full;
 - `PlainReporter` (pipes, CI): one appended line per meaningful event (node state, LLM call with
   tokens and cost, plan, verdict, budget stop, error, human gate);
 - `JsonReporter` (--json): one JSON object per event (`Event.to_record()`), nothing else on stdout;
@@ -25,6 +27,7 @@ from rich.text import Text
 
 from app.cli import fmt
 from app.cli.board import RunBoard
+from app.cli.event_lines import plain_line
 from engine import events as ev
 
 _STATE_STYLE = {"running": "bold cyan", "waiting": "yellow", "done": "green", "failed": "bold red",
@@ -85,84 +88,29 @@ class PlainReporter(QuietReporter):
             self._mid_line = not event.text.endswith("\n")
 
 
-def plain_line(board: RunBoard, e: ev.Event) -> str | None:
-    """The one line a plain reporter prints for an event, or None for events it does not show."""
-    if isinstance(e, ev.RunStarted):
-        return f"run {e.run_id} started: {e.workflow_name}"
-    if isinstance(e, ev.NodeStateChanged) and e.state != "queued":  # every node is queued at start
-        row = board.row(e.node_id)
-        extra = "".join([f" attempt {e.attempt}" if e.attempt > 1 else "",
-                         f" round {e.round}" if e.round else "", f" — {e.detail}" if e.detail else ""])
-        return f"{row.title} ({e.node_id}) {e.state}{extra}"
-    if isinstance(e, ev.LLMCallFinished):
-        result = f"error {e.error_type}: {e.error}" if e.error else (
-            f"{fmt.tokens(e.tokens_in, e.tokens_out)} tok {fmt.cost(e.cost_usd)} {fmt.duration(e.latency_s)}")
-        return f"{board.row(e.node_id).title} ({e.node_id}) llm {e.model}: {result}"
-    if isinstance(e, ev.LLMStreamRestarted):
-        node = board.open_calls.get(e.span_id or "")
-        who = f"{board.row(node).title} ({node}) " if node else ""
-        return f"{who}llm stream broke: retried from the start (attempt {e.attempt})"
-    if isinstance(e, ev.LLMCallRetrying):
-        node = board.open_calls.get(e.span_id or "")
-        who = f"{board.row(node).title} ({node}) " if node else ""
-        return f"{who}llm {e.error_type}: {fmt.one_line(e.error)} — attempt {e.attempt} in {e.delay_s:.2g} s"
-    if isinstance(e, ev.ToolCallFinished):
-        arguments = ", ".join(f"{k}={fmt.one_line(v, 40)}" for k, v in board.last_tool_arguments.items())
-        result = f"error: {fmt.one_line(e.error)}" if e.error else _tool_result(e.result)
-        return (f"{board.row(e.node_id).title} ({e.node_id}) tool {e.tool}({fmt.one_line(arguments, 80)}) → "
-                f"{result} {fmt.duration(e.latency_s)}")
-    if isinstance(e, ev.MemoryWritten):
-        where = f"memory {e.memory}[{e.key}] ({e.scope})"
-        what = f"written: {fmt.one_line(e.value, 80)}" if e.admitted else f"write refused: {fmt.one_line(e.reason)}"
-        return f"{board.row(e.node_id).title} ({e.node_id}) {where} {what}"
-    if isinstance(e, ev.MemoryRead):
-        found = fmt.one_line(e.value, 80) if e.value is not None else "nothing stored"
-        return f"{board.row(e.node_id).title} ({e.node_id}) memory {e.memory}[{e.key}] ({e.scope}) read: {found}"
-    if isinstance(e, ev.PlanEmitted):
-        return f"{board.row(e.node_id).title} ({e.node_id}) planned {len(e.tasks)} task(s)" + (
-            f" (replan {e.replan})" if e.replan else "")
-    if isinstance(e, ev.VerdictIssued):
-        reason = f": {fmt.one_line(e.reasons[0])}" if e.reasons else ""
-        return (f"{board.row(e.node_id).title} ({e.node_id}) verdict on {e.subject_node_id}: "
-                f"{e.decision} score {e.score:.2f} round {e.round}{reason}")
-    if isinstance(e, ev.BudgetExceeded):
-        where = f" at {e.node_id}" if e.node_id else ""
-        return f"budget {e.budget} exceeded{where}: {e.actual:g} > limit {e.limit:g}"
-    if isinstance(e, ev.ErrorRaised):
-        where = f"{e.node_id}: " if e.node_id else ""
-        return f"{where}{e.error_type}: {e.message}" + (" (recovering)" if e.recoverable else "")
-    if isinstance(e, ev.HumanDecisionRequested):
-        return f"{board.row(e.node_id).title} ({e.node_id}) asks: {fmt.one_line(e.prompt)}"
-    if isinstance(e, ev.HumanDecisionMade):
-        why = f": {fmt.one_line(e.reason)}" if e.reason else ""
-        return f"{board.row(e.node_id).title} ({e.node_id}) human decision: {e.decision} by {e.by}{why}"
-    if isinstance(e, ev.LogMessage) and e.level != "debug":
-        who = f"{board.row(e.node_id).title} ({e.node_id}) " if e.node_id else ""
-        return f"{who}{e.level}: {e.message}" if e.level != "info" else f"{who}{e.message}"
-    if isinstance(e, ev.RunFinished):
-        return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
-    return None
-
-
-def _tool_result(result: object) -> str:
-    """A tool's result in one line; a check's verdict as its decision and score (its reasons follow in
-    the verdict line)."""
-    if isinstance(result, dict) and "decision" in result and "score" in result:
-        return f"{result['decision']} {fmt.one_line(result['score'], 12)}"
-    return fmt.one_line(result, 80)
-
-
 class LiveReporter(QuietReporter):
     def __init__(self, board: RunBoard, *, stream: bool = False, console: Console | None = None) -> None:
         super().__init__(board)
         self._stream = stream
         self._console = console or Console()
-        self._live = Live(console=self._console, auto_refresh=False, transient=False)
+        self._live = self._new_live()
         self._last = 0.0
         self._paused = False
+        self._held: list[Text] = []  # lines of events while a question is on the terminal
         self._live.start()
 
+    def _new_live(self) -> Live:
+        return Live(live_view(self.board, stream=self._stream), console=self._console, auto_refresh=False,
+                    transient=True)
+
     def on_event(self, event: ev.Event) -> None:
+        line = plain_line(self.board, event)
+        if line is not None and not (isinstance(event, ev.NodeStateChanged) and event.state in _IN_TABLE):
+            text = Text(f"[{event.ts:7.2f}s] {line}")
+            if self._paused:
+                self._held.append(text)
+            else:
+                self._console.print(text)  # above the live table
         if self._paused:  # a question is on the terminal; the table is redrawn on resume
             return
         now = time.monotonic()
@@ -173,21 +121,27 @@ class LiveReporter(QuietReporter):
     def pause(self) -> None:
         if not self._paused:
             self._paused = True
-            self._live.update(live_view(self.board, stream=False), refresh=True)
             self._live.stop()
 
     def resume(self) -> None:
         if self._paused:
             self._paused = False
-            self._live = Live(live_view(self.board, stream=self._stream), console=self._console,
-                              auto_refresh=False, transient=False)
+            for text in self._held:
+                self._console.print(text)
+            self._held.clear()
+            self._live = self._new_live()
             self._live.start(refresh=True)
 
     def close(self) -> None:
         if not self._paused:
-            self._live.update(live_view(self.board, stream=False), refresh=True)
             self._live.stop()
+        for text in self._held:
+            self._console.print(text)
+        self._held.clear()
         self._paused = True
+
+
+_IN_TABLE = ("queued", "running", "done")  # node states the live table shows (not printed as lines)
 
 
 def live_view(board: RunBoard, *, stream: bool) -> RenderableType:

@@ -7,7 +7,8 @@ import io
 from rich.console import Console
 
 from app.cli.board import RunBoard
-from app.cli.progress import PlainReporter, live_view, plain_line
+from app.cli.event_lines import plain_line
+from app.cli.progress import LiveReporter, PlainReporter, live_view
 from app.cli.summary import print_summary
 from engine import events as ev
 from engine.graph.model import Node, Workflow
@@ -173,3 +174,27 @@ def test_log_lines_name_their_node_and_leave_debug_out() -> None:
     assert plain_line(board, info) == "Plan (plan) vote m1: 3 of 5 samples agree"
     assert plain_line(board, warning) == "warning: loop bound reached"
     assert plain_line(board, debug) is None
+
+
+def test_the_live_view_prints_event_lines_above_its_table_and_holds_them_during_a_question() -> None:
+    board = RunBoard.for_workflow(_workflow())
+    out = io.StringIO()
+    reporter = LiveReporter(board, console=Console(file=out, width=120))
+    events = _events()
+    for event in events[:6]:  # started, running, the LLM call
+        board.apply(event)
+        reporter.on_event(event)
+    reporter.pause()  # a question on the terminal
+    for event in events[6:8]:  # done, the verdict
+        board.apply(event)
+        reporter.on_event(event)
+    assert "verdict on plan" not in out.getvalue()
+    reporter.resume()
+    for event in events[8:]:
+        board.apply(event)
+        reporter.on_event(event)
+    reporter.close()
+    text = out.getvalue()
+    assert "run run-1 started: Tiny" in text and "llm sim/x: 100/40 tok $0.002" in text
+    assert "verdict on plan: revise" in text and "budget tokens exceeded at plan" in text
+    assert "Plan (plan) running" not in text and "Plan (plan) done" not in text  # the table shows states
