@@ -120,7 +120,7 @@ class Run:
         reason = ""
         deadline = plan.budget.deadline_s or None
         try:
-            if problems := missing_keys(plan, self.overrides, self._gateway):  # before anything is paid for
+            if problems := await _missing_keys(plan, self.overrides, self._gateway):  # before anything is paid for
                 raise _CannotStart("; ".join(problems))
             await asyncio.wait_for(graph.execute(), deadline)
             if graph.failures:
@@ -188,6 +188,14 @@ class Run:
         if self._store is not None and hasattr(memory, "StoreMemoryBackend"):
             return memory.StoreMemoryBackend(self._store)
         return memory.InMemoryBackend() if hasattr(memory, "InMemoryBackend") else None
+
+
+async def _missing_keys(plan: RunPlan, overrides: Mapping[str, str], gateway: Any) -> list[str]:
+    """`preflight.missing_keys`, in a worker thread when the gateway can tell (an OS keyring lookup
+    may take a while, or wait on the user); nothing to ask otherwise."""
+    if getattr(gateway, "missing_key", None) is None:
+        return []
+    return await asyncio.to_thread(missing_keys, plan, overrides, gateway)
 
 
 class _CannotStart(Exception):
