@@ -29,6 +29,9 @@ def span_label(span: SpanRecord) -> Text:
     parts = [f"{span.kind} {span.name}", f"[{span.status}]", *timing]
     if span.attrs.get("round"):  # a re-execution after a judge's feedback
         parts.insert(1, f"round {span.attrs['round']}")
+    retries = span.attrs.get("retries")
+    if retries:
+        parts.append(f"{retries} retr{'y' if retries == 1 else 'ies'} ({span.attrs.get('last_retry_error', '')})")
     if span.tokens_in or span.tokens_out:
         parts.append(f"tokens {fmt.tokens(span.tokens_in, span.tokens_out)}")
     if span.cost_usd:

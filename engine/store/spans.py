@@ -7,7 +7,8 @@ live GUI can fold the same stream). Rules, applied in seq order per span id:
   `running` (or terminal) state, ends at a terminal state, its status is the latest state and its
   attrs the latest attempt and round;
 - an LLM / tool span starts at `*CallStarted` (status "running") and ends at `*CallFinished` (status
-  "ok" or "error", tokens and cost added, attrs `latency_s`);
+  "ok" or "error", tokens and cost added, attrs `latency_s`); each `LLMCallRetrying` in it counts in
+  attrs `retries` (and `last_retry_error`: its error type and message);
 - the run span (`run:<run id>` unless the events name one) starts at `RunStarted` and ends at
   `RunFinished` with the run's status and totals;
 - a span keeps the first parent, node id and start time it was given, and its first kind;
@@ -23,6 +24,7 @@ from typing import Any
 from engine.events import (
     Event,
     LLMCallFinished,
+    LLMCallRetrying,
     LLMCallStarted,
     NodeStateChanged,
     RunFinished,
@@ -108,6 +110,14 @@ def _call_finished(spans: _Spans, e: LLMCallFinished | ToolCallFinished) -> None
     s.attrs["latency_s"] = e.latency_s
 
 
+def _call_retrying(spans: _Spans, e: LLMCallRetrying) -> None:
+    if e.span_id is None:
+        return
+    s = _span(spans, e.span_id, "llm", e.parent_id)
+    s.attrs["retries"] = int(s.attrs.get("retries", 0)) + 1
+    s.attrs["last_retry_error"] = f"{e.error_type}: {e.error}"
+
+
 def _run_started(spans: _Spans, e: RunStarted) -> None:
     s = _span(spans, run_span_id(e), "run", None)
     s.name = e.workflow_name or s.name
@@ -127,8 +137,8 @@ def _run_finished(spans: _Spans, e: RunFinished) -> None:
 
 _FOLD: dict[type[Event], Callable[[_Spans, Any], None]] = {
     NodeStateChanged: _node_state, LLMCallStarted: _call_started, ToolCallStarted: _call_started,
-    LLMCallFinished: _call_finished, ToolCallFinished: _call_finished, RunStarted: _run_started,
-    RunFinished: _run_finished,
+    LLMCallFinished: _call_finished, ToolCallFinished: _call_finished, LLMCallRetrying: _call_retrying,
+    RunStarted: _run_started, RunFinished: _run_finished,
 }
 
 

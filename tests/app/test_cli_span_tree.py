@@ -27,3 +27,9 @@ def test_a_re_execution_says_its_round_and_nests_its_calls() -> None:
     assert [line.strip("│├└─ ").split("  ")[0] for line in lines[1:]] == [
         "run Demo", "node writer", "node writer", "llm sim/x"]
     assert "round 1" in lines[3] and "llm sim/x" in lines[4] and lines[4].index("llm") > lines[3].index("node")
+
+
+def test_a_retried_call_says_how_often_and_why() -> None:
+    call = _span("l1", "n1", "llm", "sim/x", 0.2, retries=2, last_retry_error="RateLimitedError: slow down")
+    assert "2 retries (RateLimitedError: slow down)" in span_label(call).plain
+    assert "retr" not in span_label(_span("l2", "n1", "llm", "sim/x", 0.3)).plain

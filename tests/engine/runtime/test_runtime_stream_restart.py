@@ -78,3 +78,5 @@ async def test_each_retry_of_a_call_is_an_event_in_its_span(tmp_path: Path) -> N
         assert all(r.span_id == started.span_id and started.seq < r.seq < finished.seq for r in retries)
         assert "rate limit" in retries[0].error and retries[0].delay_s == 0.0
         assert list(store.iter_events(result.run_id)) == history
+        [span] = [s for s in store.spans(result.run_id) if s.kind == "llm"]
+        assert span.attrs["retries"] == 2 and span.attrs["last_retry_error"].startswith("RateLimitedError: ")
