@@ -56,7 +56,7 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         where = f" at {e.node_id}" if e.node_id else ""
         return f"budget {e.budget} exceeded{where}: {e.actual:g} > limit {e.limit:g}"
     if isinstance(e, ev.ErrorRaised):
-        where = f"{e.node_id}: " if e.node_id else ""
+        where = f"{board.row(e.node_id).title} ({e.node_id}) " if e.node_id else ""
         return f"{where}{e.error_type}: {e.message}" + (" (recovering)" if e.recoverable else "")
     if isinstance(e, ev.HumanDecisionRequested):
         return f"{board.row(e.node_id).title} ({e.node_id}) asks: {fmt.one_line(e.prompt)}"

@@ -3,7 +3,8 @@
 Invariants: a parsed plan is a DAG (a task may only depend on tasks listed before it; unknown or
 later ids are dropped) with unique ids and at most `max_tasks` tasks; a parsed verdict has a known
 decision and a score clamped to 0..1. A reply that does not parse gets one repair call telling the
-model what was wrong; if that fails too the node fails with both errors.
+model what was wrong (announced by a recoverable `ErrorRaised`, "MalformedReply"); if that fails too
+the node fails with both errors.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from engine.events import ErrorRaised
 from engine.roles.text import extract_json
 from engine.runtime.context import NodeContext
 from engine.runtime.state import NodeFailed
@@ -62,6 +64,8 @@ async def parse_with_repair(ctx: NodeContext, reply: str, parse: Callable[[str],
     try:
         return parse(reply)
     except ValueError as first:
+        ctx.emit(ErrorRaised, node_id=ctx.key, error_type="MalformedReply", recoverable=True,
+                 message=f"the model's reply was not a valid {what} ({first}); it is asked once to repair it")
         prompt = (f"Your previous reply was not a valid {what}: {first}. Reply again with only the JSON.\n\n"
                   f"Previous reply:\n{reply[:2000]}")
         repaired = await ctx.llm(prompt, repair=True, **metadata)

@@ -88,8 +88,17 @@ async def test_malformed_verdict_gets_one_repair_then_fails_clearly() -> None:
             return json.dumps({"decision": "approve", "score": 0.8})
         return default_reply(request)
 
-    result = await execute(triad(), gateway=FakeGateway(reply))
+    from engine.events import ErrorRaised, LLMCallStarted
+    from engine.runtime import Run, compile_workflow
+
+    run = Run(compile_workflow(triad()), gateway=FakeGateway(reply))
+    result = await run.wait()
     assert result.status == "succeeded" and calls["n"] == 2
+    [notice] = [e for e in run.hub.history if isinstance(e, ErrorRaised)]  # the repair is announced, before it
+    assert notice.recoverable and notice.error_type == "MalformedReply" and notice.node_id == "critic"
+    assert "not a valid verdict" in notice.message
+    repair = [e for e in run.hub.history if isinstance(e, LLMCallStarted) and e.node_id == "critic"][1]
+    assert notice.seq < repair.seq and repair.request["metadata"]["repair"] is True
     result = await execute(triad(), gateway=FakeGateway(lambda r: "not json" if r.metadata["role"] == "critic"
                                                          else default_reply(r)))
     assert result.status == "failed" and "no valid verdict, even after a repair round" in result.reason
