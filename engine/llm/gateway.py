@@ -17,6 +17,7 @@ callback has it (see `StreamAttempts`).
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from typing import Any
 
@@ -39,6 +40,7 @@ from engine.llm.types import (
 )
 
 IN_PROCESS_PROVIDERS = ("sim", "local")
+_OPENAI_NAME = re.compile(r"(gpt-|o\d)")  # model names litellm sends to OpenAI without a prefix
 _NO_KEY_PLACEHOLDER = "no-key"  # OpenAI-compatible local servers (Ollama, llama.cpp, vLLM) ignore it
 
 
@@ -60,8 +62,9 @@ class Gateway:
     def missing_key(self, model: str, api_base: str | None = None) -> str | None:
         """Why a call to `model` would fail for want of an API key, before any call is made; None when
         it has its key, needs none (in-process, keyless providers, a server address), or when only the
-        call can tell (a model without a provider prefix: litellm works out the provider)."""
-        provider = model.split("/", 1)[0] if "/" in model else ""
+        call can tell (a model without a provider prefix, other than OpenAI's gpt-… / o1… names, which
+        litellm sends to OpenAI)."""
+        provider = model.split("/", 1)[0] if "/" in model else "openai" if _OPENAI_NAME.match(model) else ""
         if not provider or provider in IN_PROCESS_PROVIDERS or api_base or not self.keys.needs_key(provider):
             return None
         if self.keys.get(provider) is not None:

@@ -6,7 +6,7 @@ planner has already been paid for — with a reason naming the provider, the nod
 Invariants: only nodes that call a model count (a condition router, a concat reduce do not); a role's
 model override applies as it does to the run's calls; sub-graphs count with their nodes' labels
 prefixed by the sub-graph node's; a gateway without `missing_key` (the in-process simulator) is never
-asked; what cannot be told before the call (a model without a provider prefix) is left to the call.
+asked; what cannot be told before the call (most models without a provider prefix) is left to the call.
 """
 
 from __future__ import annotations

@@ -43,7 +43,9 @@ def test_only_models_that_need_a_key_without_one_are_reported() -> None:
                     "no API key: set the environment variable OPENAI_API_KEY or store it with "
                     "`keyring set triadic openai`")
     assert missing_keys(plan, {}, _gateway(OPENAI_API_KEY="sk-test-0123456789")) == []
-    assert missing_keys(plan, {"executor": "sim/default", "critic": "gpt-4o"}, _gateway()) == []  # unprefixed: the call tells
+    assert missing_keys(plan, {"executor": "sim/default", "critic": "my-model"}, _gateway()) == []  # the call tells
+    [line] = missing_keys(plan, {"executor": "gpt-4o-mini", "critic": "o3-mini"}, _gateway())  # litellm: OpenAI
+    assert line.startswith("gpt-4o-mini, o3-mini (used by Executor (executor), Critic (critic)): openai: no API key")
     wf.set_param("executor", "api_base", "http://127.0.0.1:8000/v1")
     wf.set_param("critic", "model", "ollama/llama3")
     assert missing_keys(compile_workflow(wf), {}, _gateway()) == []  # a server of one's own, a keyless provider
