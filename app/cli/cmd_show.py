@@ -16,9 +16,10 @@ from app.cli import fmt
 from app.cli.errors import EXIT_OK, CliError
 from app.cli.span_tree import build_tree
 from app.cli.store_access import open_store
+from app.cli.summary import verdict_table
 
 if TYPE_CHECKING:
-    from engine.store import MemoryEntry, RunSummary, VerdictRecord
+    from engine.store import MemoryEntry, RunSummary
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -35,7 +36,7 @@ def execute(args: argparse.Namespace) -> int:
         console.print(build_tree("spans", store.spans(run.id)))
         verdicts = list(store.verdicts(run.id))
         if verdicts:
-            console.print(_verdict_table(verdicts))
+            console.print(verdict_table(verdicts))
         writes = store.memory_writes(run.id)
         if writes:
             console.print(_memory_table(writes))
@@ -76,15 +77,4 @@ def _memory_table(writes: list[MemoryEntry]) -> Table:
     for w in writes:
         written = "yes" if w.admitted else f"refused: {w.reason}" if w.reason else "refused"
         table.add_row(w.node_id, w.memory, w.scope, w.key, written, fmt.one_line(w.value, 160))
-    return table
-
-
-def _verdict_table(verdicts: list[VerdictRecord]) -> Table:
-    table = Table(title="Verdicts", title_justify="left", pad_edge=False)
-    for column in ("judge", "subject", "decision", "score", "round", "first reason"):
-        table.add_column(column, no_wrap=column != "first reason", min_width=12 if column == "first reason" else None)
-    for v in verdicts:
-        reasons = list(v.reasons)
-        table.add_row(v.node_id, v.subject_node_id, v.decision, f"{v.score:.2f}", str(v.round),
-                      fmt.one_line(reasons[0], 160) if reasons else "")
     return table

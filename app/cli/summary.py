@@ -6,7 +6,9 @@ prints with rich so tables fit the terminal, and plain text when stdout is not a
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from rich.console import Console
 from rich.table import Table
@@ -32,11 +34,28 @@ def node_table(board: RunBoard) -> Table:
     return table
 
 
-def verdict_table(board: RunBoard) -> Table:
+class Verdict(Protocol):
+    """What the verdict table reads: a `VerdictIssued` event or a stored `VerdictRecord`."""
+
+    @property
+    def node_id(self) -> str: ...
+    @property
+    def subject_node_id(self) -> str: ...
+    @property
+    def decision(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def reasons(self) -> Sequence[str]: ...
+
+
+def verdict_table(verdicts: Iterable[Verdict]) -> Table:
     table = Table(title="Verdicts", title_justify="left", pad_edge=False)
     for column in ("judge", "subject", "decision", "score", "round", "first reason"):
         table.add_column(column, no_wrap=column != "first reason", min_width=12 if column == "first reason" else None)
-    for v in board.verdicts:
+    for v in verdicts:
         reason = fmt.one_line(v.reasons[0], 160) if v.reasons else ""
         table.add_row(v.node_id, v.subject_node_id, v.decision, f"{v.score:.2f}", str(v.round), reason)
     return table
@@ -57,7 +76,7 @@ def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = N
     if not brief:
         out.print(node_table(board))
         if board.verdicts:
-            out.print(verdict_table(board))
+            out.print(verdict_table(board.verdicts))
     for name, value in board.outputs.items():
         out.print(f"output {name}:", markup=False)
         out.print(fmt.text(value), markup=False, soft_wrap=True)
