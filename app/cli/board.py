@@ -14,6 +14,7 @@ from engine import events as ev
 
 if TYPE_CHECKING:
     from engine.graph.model import Workflow
+    from engine.runtime import RunPlan
 
 _TERMINAL = {"done", "failed", "skipped", "cancelled"}
 
@@ -65,11 +66,23 @@ class RunBoard:
     stream_text: str = ""
 
     @classmethod
-    def for_workflow(cls, workflow: Workflow) -> RunBoard:
+    def for_workflow(cls, workflow: Workflow, plan: RunPlan | None = None) -> RunBoard:
+        """A board with a row per node; with the run's `plan`, the nodes of its sub-graphs too (right
+        after their sub-graph node, titled "Sub-graph › Node", keyed as their events name them)."""
         board = cls(workflow_name=workflow.name)
         for node in workflow.nodes.values():
             board.rows[node.id] = NodeRow(node.id, node.title or node.id, node.role)
+            if plan is not None and node.id in plan.subplans:
+                board._add_subgraph(plan.subplans[node.id], f"{node.id}/", node.title or node.id)
         return board
+
+    def _add_subgraph(self, plan: RunPlan, prefix: str, title: str) -> None:
+        for nid in plan.order:
+            node = plan.nodes[nid]
+            key, name = prefix + nid, f"{title} › {node.title or nid}"
+            self.rows[key] = NodeRow(key, name, node.role)
+            if nid in plan.subplans:
+                self._add_subgraph(plan.subplans[nid], f"{key}/", name)
 
     def row(self, node_id: str) -> NodeRow:
         if node_id not in self.rows:
@@ -119,9 +132,10 @@ class RunBoard:
     def _llm_finished(self, e: ev.LLMCallFinished) -> None:
         row = self.row(e.node_id)
         row.llm_calls += 1
-        row.tokens_in += e.tokens_in
-        row.tokens_out += e.tokens_out
-        row.cost_usd += e.cost_usd
+        for usage in (row, *self._enclosing(e.node_id)):  # a sub-graph node's row sums its nodes' usage
+            usage.tokens_in += e.tokens_in
+            usage.tokens_out += e.tokens_out
+            usage.cost_usd += e.cost_usd
         self.tokens_in += e.tokens_in
         self.tokens_out += e.tokens_out
         self.cost_usd += e.cost_usd
@@ -130,6 +144,12 @@ class RunBoard:
             if e.span_id == self.stream_span:
                 self.stream_span = next(iter(self.open_calls), None)
                 self.stream_text = ""
+
+    def _enclosing(self, node_id: str) -> list[NodeRow]:
+        """The rows of the sub-graph nodes `node_id` runs inside ("a/b/c" → the rows of "a" and "a/b")."""
+        parts = node_id.split("/")
+        keys = ("/".join(parts[:i]) for i in range(1, len(parts)))
+        return [self.rows[key] for key in keys if key in self.rows]
 
     def _tool_started(self, e: ev.ToolCallStarted) -> None:
         if e.span_id:

@@ -64,7 +64,7 @@ async def drive_run(plan: RunPlan, workflow: Workflow, store: TraceStore, option
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not options.json
     mode = gate_mode(auto_approve=options.auto_approve, auto_reject=options.auto_reject,
                      interactive=interactive)
-    board = RunBoard.for_workflow(workflow)
+    board = RunBoard.for_workflow(workflow, plan)
     reporter = make_reporter(board, options)
     try:
         run = Run(plan, gateway=OfflineFirstGateway(), inputs=options.inputs, store=store,

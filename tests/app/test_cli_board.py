@@ -198,3 +198,26 @@ def test_the_live_view_prints_event_lines_above_its_table_and_holds_them_during_
     assert "run run-1 started: Tiny" in text and "llm sim/x: 100/40 tok $0.002" in text
     assert "verdict on plan: revise" in text and "budget tokens exceeded at plan" in text
     assert "Plan (plan) running" not in text and "Plan (plan) done" not in text  # the table shows states
+
+
+def test_sub_graph_nodes_have_rows_named_after_their_sub_graph_that_sum_into_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    from cli_fixtures import EXAMPLE
+
+    from engine.graph.model import Edge
+    from engine.runtime import compile_workflow
+
+    shutil.copy(EXAMPLE, tmp_path / "triad.triadic.json")
+    outer = Workflow("Outer")
+    outer.add_node(Node("in", "input", "Goal", {"name": "goal", "default": "tea"}))
+    outer.add_node(Node("t", "subgraph", "Triad", {"path": "triad.triadic.json"}))
+    outer.add_edge(Edge("e1", "in", "value", "t", "input"))
+    board = RunBoard.for_workflow(outer, compile_workflow(outer, base_dir=tmp_path))
+    assert list(board.rows)[:3] == ["in", "t", "t/goal"]
+    planner = board.rows["t/planner"]
+    assert (planner.title, planner.role) == ("Triad › Plan", "planner")
+    board.apply(ev.LLMCallFinished(run_id="r", seq=1, ts=0.1, span_id="s", node_id="t/planner", model="sim/x",
+                                   tokens_in=10, tokens_out=5, cost_usd=0.01))
+    assert (planner.llm_calls, planner.tokens_in) == (1, 10)
+    assert (board.rows["t"].llm_calls, board.rows["t"].tokens_in, board.rows["t"].cost_usd) == (0, 10, 0.01)
