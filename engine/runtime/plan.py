@@ -256,7 +256,9 @@ def _compile_subgraph(wf: Workflow, node_id: str, base_dir: Path | None, seen: t
     try:
         inner = load_workflow(key) if path else workflow_from_dict(node.param("graph"), source=where)
     except WorkflowFileError as exc:
-        raise CompileError([error(p.code, f"{where}: {p.message}", node_id=node_id) for p in exc.problems]) from exc
+        source = f"{where}, file {key}" if path else where  # which file, when it is one
+        raise CompileError([error(p.code, f"{source}: {p.message}", node_id=node_id, field="params.path" if path
+                                  else "params.graph") for p in exc.problems]) from exc
     inner_dir = Path(key).parent if path else base_dir
     try:
         return compile_workflow(inner, base_dir=inner_dir, _seen=(*seen, key))

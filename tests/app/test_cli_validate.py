@@ -47,3 +47,22 @@ def test_invalid_graph_lists_every_problem_with_location(
     assert any("[node executor" in line and "temperature" in line for line in lines)
     assert f"{path}: invalid — {len(lines)} error(s)" in out
     assert "Traceback" not in out
+
+
+def test_a_sub_graph_file_is_checked_as_a_run_would(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.graph.format import save_workflow
+    from engine.graph.model import Edge, Node, Workflow
+
+    outer = Workflow("Outer")
+    outer.add_node(Node("in", "input", "Goal", {"name": "goal"}))
+    outer.add_node(Node("t", "subgraph", "Triad", {"path": "triad.triadic.json"}))
+    outer.add_edge(Edge("e1", "in", "value", "t", "input"))
+    path = tmp_path / "outer.triadic.json"
+    save_workflow(outer, path)
+    assert main(["validate", str(path)]) == 1  # the sub-graph's file is not there
+    out = capsys.readouterr().out
+    missing = tmp_path / "triad.triadic.json"
+    assert f"error: Sub-graph 'Triad' (t), file {missing}: There is no such file. [node t, field params.path]" in out
+    missing.write_text(EXAMPLE.read_text())
+    assert main(["validate", str(path)]) == 0
+    assert f"{path}: ok (2 nodes, 1 edges" in capsys.readouterr().out
