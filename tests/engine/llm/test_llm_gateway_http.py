@@ -223,10 +223,10 @@ async def test_a_nodes_server_address_sends_its_calls_there(fake_openai) -> None
 
 @pytest.mark.asyncio
 async def test_the_first_call_imports_litellm_without_stopping_the_loop(fake_openai, monkeypatch) -> None:
-    import asyncio
     import time
 
     import engine.llm.gateway as gateway_module
+    from tests.engine.llm.loop_ticks import ticks_while
 
     real_load = gateway_module.load_litellm
 
@@ -236,16 +236,6 @@ async def test_the_first_call_imports_litellm_without_stopping_the_loop(fake_ope
 
     monkeypatch.setattr(gateway_module, "litellm_loaded", lambda: False)
     monkeypatch.setattr(gateway_module, "load_litellm", slow_import)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    beat = asyncio.ensure_future(ticker())
-    response = await _gateway().complete(_request(fake_openai.url, stream=False))
-    beat.cancel()
+    response, ticks = await ticks_while(_gateway().complete(_request(fake_openai.url, stream=False)))
     assert response.content == REPLY
     assert ticks >= 10  # the loop ran on while the import took its time

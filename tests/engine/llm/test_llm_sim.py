@@ -258,11 +258,11 @@ def test_streamed_deltas_count_about_the_replys_tokens(words: int) -> None:
 
 @pytest.mark.asyncio
 async def test_a_first_call_builds_its_tokenizer_without_stopping_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    import asyncio
     import time
 
     import engine.llm.sim.direct as direct
     from engine.llm.tokens import prepare_tokenizer
+    from tests.engine.llm.loop_ticks import ticks_while
 
     built: list[str] = []
 
@@ -273,16 +273,6 @@ async def test_a_first_call_builds_its_tokenizer_without_stopping_the_loop(monke
 
     monkeypatch.setattr(direct, "tokenizer_ready", lambda model: False)
     monkeypatch.setattr(direct, "prepare_tokenizer", slow_build)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    beat = asyncio.ensure_future(ticker())
-    reply = await SimGateway().complete(_req("executor", model="sim/gpt-4o-mini"))
-    beat.cancel()
+    reply, ticks = await ticks_while(SimGateway().complete(_req("executor", model="sim/gpt-4o-mini")))
     assert reply.content and built == ["gpt-4o-mini"]  # counted as the model it is priced as
     assert ticks >= 10
