@@ -22,6 +22,7 @@ from engine.llm.types import DeltaCallback, LLMRequest, LLMResponse
 
 if TYPE_CHECKING:
     from engine.llm.gateway import Gateway
+    from engine.llm.prices import ModelPrice
 
 
 class OfflineFirstGateway:
@@ -34,6 +35,13 @@ class OfflineFirstGateway:
         if self._sim_direct and request.model.startswith("sim/"):
             return self._sim.complete(request, on_delta)
         return self._gateway().complete(request, on_delta)
+
+    def price_of(self, request: LLMRequest) -> ModelPrice | None:
+        """The price the call will be charged at, before it is made: what lets a cost budget cut a call
+        while it streams (see `Gateway.price_of`)."""
+        if self._sim_direct and request.model.startswith("sim/"):
+            return self._sim.price_of(request)
+        return self._gateway().price_of(request)
 
     def missing_key(self, model: str, api_base: str | None = None) -> str | None:
         """See `Gateway.missing_key` (asked before a run starts; litellm is not imported for it)."""

@@ -201,3 +201,13 @@ def test_show_lists_the_runs_memory_writes(tmp_path: Path, capsys: pytest.Captur
     assert main(["show", run_id[:8], "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "Memory writes" in out and "latest_report" in out and "workflow" in out and "yes" in out
+
+
+def test_a_cost_budget_cuts_the_call_that_crosses_it_while_it_streams(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", str(EXAMPLE), "--db", str(tmp_path / "t.db"), "--json", "--max-cost", "0.0001"]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    finished = [r for r in records if r["kind"] == "llm_finished"]
+    cut = finished[-1]
+    assert cut["error_type"] == "BudgetHit"  # cut mid-stream, at the price the CLI's gateway tells beforehand
+    assert records[-1]["status"] == "budget_exceeded" and records[-1]["cost_usd"] < 0.000105
