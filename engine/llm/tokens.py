@@ -5,9 +5,7 @@ downloaded. Counts match `litellm.token_counter` for OpenAI-style models: o200k_
 newer OpenAI models, cl100k_base otherwise; a chat prompt costs 3 tokens per message plus the text of
 each string field (+1 for a name) plus 3 for the reply primer.
 
-Invariant: deterministic; the simulated provider and `SimGateway` both count through here. Building
-a tokenizer the first time in a process takes 0.1–0.35 s: async callers do it off the event loop
-(`tokenizer_ready` / `prepare_tokenizer` in a worker thread) before their first count.
+Invariant: deterministic; the simulated provider and `SimGateway` both count through here.
 """
 
 from __future__ import annotations
@@ -54,19 +52,6 @@ def _encoding_for(model: str) -> tiktoken.Encoding:
     return _encoding(encoding_name(model))
 
 
-_READY: set[str] = set()  # models whose tokenizer `prepare_tokenizer` built (or found built)
-
-
-def tokenizer_ready(model: str) -> bool:
-    return model in _READY
-
-
-def prepare_tokenizer(model: str) -> None:
-    """Build `model`'s tokenizer now — slow the first time in a process: call it off the event loop."""
-    _encoding_for(model)
-    _READY.add(model)
-
-
 def count_text(text: str, model: str = "") -> int:
     """Tokens of `text` under `model`'s tokenizer."""
     if not text:
@@ -89,4 +74,4 @@ def count_messages(messages: Sequence[dict[str, Any]], model: str = "") -> int:
     return total
 
 
-__all__ = ["count_messages", "count_text", "encoding_name", "prepare_tokenizer", "tokenizer_ready"]
+__all__ = ["count_messages", "count_text", "encoding_name"]

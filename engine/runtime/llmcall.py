@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine.events import BudgetUpdated, LLMCallFinished
-from engine.llm.tokens import prepare_tokenizer, tokenizer_ready
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.nodesetup import CallSettings, call_settings
 from engine.runtime.plan import PlanNode
@@ -73,8 +72,6 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
         budget.before_call(node_key, hub.elapsed, settings)
         meter = meter_for(budget, node_key, request, settings, state.gateway)
         if meter.on:
-            if not tokenizer_ready(request.model):  # the first count builds it (0.1-0.35 s): off the loop
-                await asyncio.to_thread(prepare_tokenizer, request.model)
             meter.start(request.messages)
             if meter.hit is not None or meter.stopped:
                 meter.settle()

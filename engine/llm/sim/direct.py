@@ -15,10 +15,9 @@ import time
 from engine.llm.prices import ModelPrice, PriceTable
 from engine.llm.pricing import call_price, model_price
 from engine.llm.retry import Backoff, with_retries
-from engine.llm.sim.config import SimConfig, priced_model
+from engine.llm.sim.config import SimConfig
 from engine.llm.sim.responder import simulate
 from engine.llm.sim.stream import paced_deltas, wait_whole_reply
-from engine.llm.tokens import prepare_tokenizer, tokenizer_ready
 from engine.llm.types import (
     BadRequestError,
     DeltaCallback,
@@ -64,9 +63,6 @@ class SimGateway:
             raise BadRequestError("SimGateway serves only sim/... models", provider="", model=request.model)
         config = self.sim.merged(request.metadata.get("sim"), model=request.model)
         started = time.perf_counter()
-        token_model = priced_model(request.model, config) or request.model  # what `simulate` counts with
-        if not tokenizer_ready(token_model):  # the first call builds it (0.1-0.35 s): off the loop
-            await asyncio.to_thread(prepare_tokenizer, token_model)
         stream = stream_attempts(on_delta)
 
         async def attempt(number: int) -> LLMResponse:

@@ -254,25 +254,3 @@ def test_streamed_deltas_count_about_the_replys_tokens(words: int) -> None:
     streamed = sum(count_text(chunk, "gpt-4o-mini") for chunk in chunks)
     whole = count_text(text, "gpt-4o-mini")
     assert whole <= streamed <= whole * 1.1  # a live token budget sees what the call will be billed
-
-
-@pytest.mark.asyncio
-async def test_a_first_call_builds_its_tokenizer_without_stopping_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
-
-    import engine.llm.sim.direct as direct
-    from engine.llm.tokens import prepare_tokenizer
-    from tests.engine.llm.loop_ticks import ticks_while
-
-    built: list[str] = []
-
-    def slow_build(model: str) -> None:
-        time.sleep(0.3)  # as building o200k_base takes a few hundred ms the first time
-        prepare_tokenizer(model)
-        built.append(model)
-
-    monkeypatch.setattr(direct, "tokenizer_ready", lambda model: False)
-    monkeypatch.setattr(direct, "prepare_tokenizer", slow_build)
-    reply, ticks = await ticks_while(SimGateway().complete(_req("executor", model="sim/gpt-4o-mini")))
-    assert reply.content and built == ["gpt-4o-mini"]  # counted as the model it is priced as
-    assert ticks >= 10
