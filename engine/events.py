@@ -239,8 +239,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         RunStarted, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
-        LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished, MemoryRead,
-        MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
+        LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished,
+        MemoryRead, MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
         HumanDecisionMade, ErrorRaised, LogMessage,
     )
 }

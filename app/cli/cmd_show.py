@@ -1,6 +1,6 @@
 """`triadic show RUN_ID`: one stored run in detail — summary, span tree with timings / tokens / cost,
-verdicts, memory writes, outputs; `--events` dumps every event as one JSON object per line. A unique id prefix is
-accepted; an unknown or ambiguous id is a `CliError` naming the database."""
+verdicts, memory writes, outputs; `--events` dumps every event as one JSON object per line. A unique
+id prefix is accepted; an unknown or ambiguous id is a `CliError` naming the database."""
 
 from __future__ import annotations
 

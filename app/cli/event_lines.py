@@ -26,13 +26,9 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
             f"{fmt.tokens(e.tokens_in, e.tokens_out)} tok {fmt.cost(e.cost_usd)} {fmt.duration(e.latency_s)}")
         return f"{board.row(e.node_id).title} ({e.node_id}) llm {e.model}: {result}"
     if isinstance(e, ev.LLMStreamRestarted):
-        node = board.open_calls.get(e.span_id or "")
-        who = f"{board.row(node).title} ({node}) " if node else ""
-        return f"{who}llm stream broke: retried from the start (attempt {e.attempt})"
+        return f"{_call_owner(board, e.span_id)}llm stream broke: retried from the start (attempt {e.attempt})"
     if isinstance(e, ev.LLMCallRetrying):
-        node = board.open_calls.get(e.span_id or "")
-        who = f"{board.row(node).title} ({node}) " if node else ""
-        return f"{who}llm {e.error_type}: {fmt.one_line(e.error)} — attempt {e.attempt} in {e.delay_s:.2g} s"
+        return f"{_call_owner(board, e.span_id)}llm {e.error_type}: {fmt.one_line(e.error)} — attempt {e.attempt} in {e.delay_s:.2g} s"
     if isinstance(e, ev.ToolCallFinished):
         arguments = ", ".join(f"{k}={fmt.one_line(v, 40)}" for k, v in board.last_tool_arguments.items())
         result = f"error: {fmt.one_line(e.error)}" if e.error else _tool_result(e.result)
@@ -69,6 +65,12 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
     if isinstance(e, ev.RunFinished):
         return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
     return None
+
+
+def _call_owner(board: RunBoard, span_id: str | None) -> str:
+    """"Title (node) " of the node whose model call `span_id` is, or "" when the call is not known."""
+    node = board.open_calls.get(span_id or "")
+    return f"{board.row(node).title} ({node}) " if node else ""
 
 
 def _tool_result(result: object) -> str:

@@ -9,9 +9,9 @@ the whole call, retries and backoff included.
 
 Invariants: litellm is imported on the first call (in a worker thread), not at import; errors are
 typed `LLMError`s naming provider and model with any key scrubbed; the request metadata reaches only
-in-process providers (`sim`, `local`), never a remote API. If a stream breaks and is retried, `on_delta` sees
-the retried attempt's deltas again from the start, announced by `on_delta.restart(attempt)` when the
-callback has it (see `StreamAttempts`).
+in-process providers (`sim`, `local`), never a remote API. If a stream breaks and is retried,
+`on_delta` sees the retried attempt's deltas again from the start, announced by
+`on_delta.restart(attempt)` when the callback has it (see `StreamAttempts`).
 """
 
 from __future__ import annotations

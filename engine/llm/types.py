@@ -80,7 +80,6 @@ class StreamAttempts:
             if restart is not None:
                 restart(number)
 
-
     def retrying(self, attempt: int, error: LLMError, delay_s: float) -> None:
         announce = getattr(self._on_delta, "retrying", None)
         if announce is not None:

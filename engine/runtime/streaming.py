@@ -3,10 +3,10 @@ are counted against the budgets as they arrive.
 
 Invariants: `CallDeltas` is the only delta callback the runtime hands a gateway — each delta is an
 `LLMTokenDelta` in the call's span, a retry an `LLMCallRetrying`, a retried stream's restart an
-`LLMStreamRestarted`, emitted on
-the loop even when a provider calls from a worker thread; `TokenMeter` counts only when a token or
-cost limit applies (`on`), and what it counted is settled exactly once per call. A call without
-such a limit gets `UNMETERED`, one shared meter that is never on (so never changes).
+`LLMStreamRestarted`, emitted on the loop even when a provider calls from a worker thread;
+`TokenMeter` counts only when a token or cost limit applies (`on`), and what it counted is settled
+exactly once per call. A call without such a limit gets `UNMETERED`, one shared meter that is never
+on (so never changes).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def _language(config: SimConfig) -> _Language:
     language = _LANGUAGES.get(Path(name).suffix.lower())
     if language is None:
         raise BadRequestError(f"metadata.sim: oracle 'code_fix' answers Python (.py) or SQL (.sql) files, "
-                              f"not {str(config.first_attempt)!r}", provider="", model="sim")
+                              f"not {name!r}", provider="", model="sim")
     return language
 
 
