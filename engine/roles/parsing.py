@@ -1,7 +1,8 @@
 """Parsing the structured replies of models — plans and verdicts — with one repair round.
 
-Invariants: a parsed plan is a DAG (a task may only depend on tasks listed before it; unknown or
-later ids are dropped) with unique ids and at most `max_tasks` tasks; a parsed verdict has a known
+Invariants: a parsed plan is a DAG whose tasks come after the tasks they depend on (a task listed
+before its dependency is moved after it; unknown ids and cycle-closing dependencies are dropped)
+with unique ids and at most `max_tasks` tasks; a parsed verdict has a known
 decision and a score clamped to 0..1. A reply that does not parse gets one repair call telling the
 model what was wrong (announced by a recoverable `ErrorRaised`, "MalformedReply"); if that fails too
 the node fails with both errors.
@@ -34,11 +35,32 @@ def parse_plan(text: str, max_tasks: int) -> list[dict[str, Any]]:
         task_id = str(item.get("id") or f"t{index + 1}")
         if any(t["id"] == task_id for t in tasks):
             task_id = f"{task_id}_{index + 1}"
-        earlier = {t["id"] for t in tasks}
         deps = item.get("depends_on") or []
-        deps = [str(d) for d in deps if str(d) in earlier] if isinstance(deps, list) else []
-        tasks.append({"id": task_id, "task": str(item["task"]), "depends_on": deps})
-    return tasks
+        tasks.append({"id": task_id, "task": str(item["task"]),
+                      "depends_on": [str(d) for d in deps] if isinstance(deps, list) else []})
+    return dependencies_first(tasks)
+
+
+def dependencies_first(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tasks in list order, except that a task listed before one it depends on moves after it
+    (so its dependency's result is not lost). Dependencies on unknown ids or on itself are dropped;
+    a cycle is broken at its earliest-listed task, which loses its dependencies inside the cycle."""
+    ids = {t["id"] for t in tasks}
+    pending = {t["id"]: {**t, "depends_on": [d for d in dict.fromkeys(t["depends_on"]) if d in ids and d != t["id"]]}
+               for t in tasks}  # insertion order is list order
+    placed: list[dict[str, Any]] = []
+    while pending:
+        path = [next(iter(pending))]  # follow the first open dependency until a task that can go now
+        while open_deps := [d for d in pending[path[-1]]["depends_on"] if d in pending]:
+            if open_deps[0] not in path:
+                path.append(open_deps[0])
+                continue
+            cycle = set(path[path.index(open_deps[0]):])
+            first = next(tid for tid in pending if tid in cycle)
+            pending[first]["depends_on"] = [d for d in pending[first]["depends_on"] if d not in cycle]
+            path = path[: path.index(first) + 1]
+        placed.append(pending.pop(path[-1]))
+    return placed
 
 
 def parse_verdict(text: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ route up, never past the last. Unrouted branches are skipped downstream.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine.roles.expr import ExpressionError, evaluate
@@ -57,9 +58,20 @@ async def _classify(ctx: NodeContext, value: Any, routes: list[str]) -> str:
 
 
 def _escalate(ctx: NodeContext, value: Any, routes: list[str]) -> str:
+    """One route up per stall so far: every value seen before, and every failing verdict, counts
+    (all of them, not just the newest: three failing verdicts in a row reach the third route)."""
     history = ctx.state.router_history.setdefault(ctx.key, [])
-    text = as_text(value)
-    failed_verdict = isinstance(value, dict) and value.get("decision") in ("revise", "reject")
-    stalls = sum(1 for i, seen in enumerate(history) if seen in history[:i]) + (text in history or failed_verdict)
-    history.append(text)
+    history.append(as_text(value))
+    stalls = sum(1 for i, seen in enumerate(history) if seen in history[:i] or _failing_verdict(seen))
     return routes[min(stalls, len(routes) - 1)]
+
+
+def _failing_verdict(text: str) -> bool:
+    """Whether a value (as recorded in the history) is a verdict that does not approve."""
+    if not text.startswith("{"):
+        return False
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("decision") in ("revise", "reject")

@@ -12,7 +12,8 @@
 - The tool loop: at most `max_turns` model turns with the allowed tools offered (OpenAI format);
   each tool call goes through the run's tools (allow-list, timeout) and its result — or its error,
   for the model to react to — is sent back as a `tool` message. Before the last turn the model is
-  reminded to answer without tools; a model still only calling tools then fails the node.
+  reminded to answer without tools; tool calls made on the last turn are not run (no turn is left
+  to read their results): its text, if any, is the answer, else the node fails.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata:
     if ctx.param("system_prompt"):
         messages.append({"role": "system", "content": str(ctx.param("system_prompt"))})
     messages.append({"role": "user", "content": prompt})
-    max_turns = int(ctx.param("max_turns") or 4)
+    max_turns = max(1, int(ctx.param("max_turns") or 4))
     timeout_s = float(ctx.param("timeout_s") or 60.0)
     for turn in range(max_turns):
         if turn and turn == max_turns - 1:
@@ -99,6 +100,8 @@ async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata:
         reply = await ctx.chat(list(messages), tools=tools, turn=turn, **metadata)  # a copy: the event keeps it
         if not reply.tool_calls:
             return reply.content
+        if turn == max_turns - 1:  # no turn is left to read results: the calls are not run (no side effects)
+            break
         messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
         for call in reply.tool_calls:
             function = call.get("function", call)
@@ -111,6 +114,6 @@ async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata:
                 result = await ctx.call_tool(str(function.get("name")), arguments, allow=allow,
                                              read_only=read_only, timeout_s=timeout_s, errors="return")
             messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": as_text(result)})
-        if reply.content and turn == max_turns - 1:
-            return reply.content
+    if reply.content:
+        return reply.content
     raise NodeFailed(f"the model still called tools after max_turns={max_turns} turns and gave no answer")

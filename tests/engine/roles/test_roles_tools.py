@@ -60,9 +60,12 @@ async def test_tool_results_and_errors_go_back_to_the_model() -> None:
 @pytest.mark.asyncio
 async def test_a_model_that_only_calls_tools_fails_after_max_turns() -> None:
     gateway = FakeGateway(calls(*[("calculator", {"expression": "1+1"})] * 10))
-    result = await Run(compile_workflow(one_executor(["calculator"], max_turns=3)), gateway=gateway).wait()
+    run = Run(compile_workflow(one_executor(["calculator"], max_turns=3)), gateway=gateway)
+    result = await run.wait()
     assert result.status == "failed" and "still called tools after max_turns=3" in result.reason
     assert len(gateway.requests) == 3
+    # the calls of the last turn are not run: no turn is left to read their results (no side effects)
+    assert sum(isinstance(e, ToolCallStarted) for e in run.hub.history) == 2
 
 
 @pytest.mark.asyncio
