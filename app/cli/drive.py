@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from app.cli.board import RunBoard
 from app.cli.errors import EXIT_FAILED, CliError
+from app.cli.fmt import is_terminal
 from app.cli.human_prompt import gate_mode, human_policy
 from app.cli.progress import JsonReporter, LiveReporter, PlainReporter, QuietReporter
 from engine import events as ev
@@ -50,7 +51,7 @@ def make_reporter(board: RunBoard, options: RunOptions) -> QuietReporter:
         return JsonReporter(board)
     if options.quiet:
         return QuietReporter(board)
-    if sys.stdout.isatty():
+    if is_terminal(sys.stdout):
         return LiveReporter(board, stream=options.stream)
     return PlainReporter(board, stream=options.stream)
 
@@ -61,7 +62,8 @@ async def drive_run(plan: RunPlan, workflow: Workflow, store: TraceStore, option
     from app.cli.workflow_file import problem_lines
     from engine.runtime import CompileError, Run
 
-    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not options.json
+    # no terminal to ask on (a pipe, a file, or stdin closed: `<&-`) → gates follow the flags or reject
+    interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not options.json
     mode = gate_mode(auto_approve=options.auto_approve, auto_reject=options.auto_reject,
                      interactive=interactive)
     board = RunBoard.for_workflow(workflow, plan)

@@ -13,9 +13,19 @@ from rich.console import Console
 PIPE_WIDTH = 160  # rich assumes 80 columns off a terminal; tables in logs read better wider
 
 
+def is_terminal(stream: Any) -> bool:
+    """Whether `stream` is an open terminal: False for a pipe or a file, and for a standard stream the
+    process was started without (`sys.stdin` is None when `triadic run ... <&-`) or that is closed."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except (OSError, ValueError):  # closed
+        return False
+
+
 def console() -> Console:
     """A console on stdout: the terminal's width on a TTY, else $COLUMNS or `PIPE_WIDTH`."""
-    width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH
+    width = None if is_terminal(sys.stdout) or os.environ.get("COLUMNS") else PIPE_WIDTH
     return Console(highlight=False, width=width)
 
 

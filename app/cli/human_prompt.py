@@ -50,7 +50,7 @@ async def read_line(prompt: str) -> str | None:
     def work() -> None:
         try:
             line: str | None = input(prompt)
-        except (EOFError, OSError, ValueError):
+        except (EOFError, OSError, ValueError, RuntimeError):  # RuntimeError: no sys.stdin at all
             line = None
         loop.call_soon_threadsafe(settle, line)
 

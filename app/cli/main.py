@@ -109,7 +109,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _standard_streams_present() -> None:
+    """A process started with a standard stream closed (`triadic run ... <&-`, `>&-`) has it as None:
+    it reads as an empty input / writes to nowhere instead (a run must not crash or hang on it)."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _standard_streams_present()
     parser = build_parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))

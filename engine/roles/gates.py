@@ -3,7 +3,8 @@
 - Human gate: asks (GUI via `Run.submit_human_decision`, or the run's `HumanPolicy`, or the node's
   own headless `policy`); approve/edit pass the (edited) subject on `approved`, reject does not.
 - Memory: read / write / append a key of a named memory in its scope (run → run id, workflow →
-  workflow id, global → ""); gated writes are admitted only when the `gate` verdict approves.
+  workflow id, global → ""); gated writes are admitted only when the `gate` verdict approves, and a
+  refused write's reason says why (no verdict, or its decision, score and reasons: `memory.admit`).
   Every read and write is an event (`MemoryRead` / `MemoryWritten`), which is how the store sees it.
 - Tool: one call through the run's tools (allow-list, read-only flag, timeout); its `server` is
   "python" or an MCP stdio command the run starts once and stops at its end (`tooluse.py`).
@@ -14,7 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.checks.verdict import Verdict
 from engine.events import MemoryRead, MemoryWritten
+from engine.memory.gating import admit
 from engine.roles.tooluse import tool_node_arguments, tool_node_policy
 from engine.runtime.context import NodeContext
 from engine.runtime.state import NodeFailed
@@ -60,16 +63,24 @@ async def run_memory(ctx: NodeContext) -> dict[str, Any]:
     value = ctx.inputs.get("value")
     if mode == "append":
         value = [*(current if isinstance(current, list) else [] if current is None else [current]), value]
-    gate = ctx.inputs.get("gate")
     admitted, reason = True, ""
-    if ctx.param("gated"):
-        admitted = isinstance(gate, dict) and gate.get("decision") == "approve"
-        reason = "gate approved" if admitted else "gate verdict missing or not approving"
+    if ctx.param("gated"):  # the reason says why a refused write was refused (the gate's decision and reasons)
+        admitted, reason = admit(_gate_verdict(ctx.inputs.get("gate")), gated=True)
     if admitted:
         state.memory.write(name, scope, scope_id, key, value)
     ctx.emit(MemoryWritten, node_id=ctx.key, memory=name, scope=scope, key=key, value=value,
              admitted=admitted, reason=reason)
     return {"value": value if admitted else current}
+
+
+def _gate_verdict(value: Any) -> Verdict | None:
+    """The verdict on a memory node's `gate` input (None when there is none, or not a verdict)."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return Verdict.from_record(value)
+    except ValueError:
+        return None
 
 
 async def run_tool(ctx: NodeContext) -> dict[str, Any]:

@@ -13,13 +13,14 @@ a run or node limit is crossed; `settle` removes a call's in-flight count when i
 usage then goes through `after_call` or `commit`). A model without a known price is held to its
 cost limit after each call only.
 A run's budget is exceeded once: the first hit raises `BudgetHit` (which ends the run); a limit
-crossed again by another node meanwhile raises `asyncio.CancelledError` there, since that node is
-being stopped with the run anyway (so concurrent hits never race to be the run's reason).
+crossed again by another node meanwhile raises that same first `BudgetHit` there, so whichever node's
+exception ends the graph first, the run's reason is the first hit (concurrent hits never race to be
+it). Never a `CancelledError`: raised where no one cancelled, it would end the run "cancelled by
+the user", with no budget recorded.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,8 +73,8 @@ class BudgetTracker:
         self._hit(budget, limit, actual, node_id, scope)
 
     def _hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
-        if self.exceeded is not None:
-            raise asyncio.CancelledError(f"the run is stopping: {self.exceeded}")
+        if self.exceeded is not None:  # the run is already stopping for its first hit: that one again
+            raise self.exceeded
         self.exceeded = BudgetHit(budget, limit, actual, node_id, scope)
         raise self.exceeded
 

@@ -8,6 +8,7 @@ run's `RunTools` (made on first use), whose MCP servers `Run` stops before it em
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -123,7 +124,8 @@ class NodeContext:
                         timeout_s: float, errors: Literal["raise", "return"] = "raise") -> Any:
         """Call a tool of the run; its result. A failure (the tool's own error, a denial, a timeout)
         raises NodeFailed, or with `errors="return"` comes back as `{"error": message}` (for a
-        model to read and react to). Both ends are recorded (`ToolCallStarted` / `ToolCallFinished`)."""
+        model to read and react to). Both ends are recorded (`ToolCallStarted` / `ToolCallFinished`):
+        a call cut off by a cancel (the run's, or its budget's) still closes its span, as "cancelled"."""
         registry = self.toolbox()
         span = self.state.hub.new_span("tool")
         hub = self.state.hub
@@ -133,6 +135,10 @@ class NodeContext:
         try:
             async with self.state.slots:  # tool calls share the run's concurrency with model calls
                 result = await registry.call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
+        except asyncio.CancelledError:
+            hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
+                     error="cancelled", latency_s=time.monotonic() - started)
+            raise
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,

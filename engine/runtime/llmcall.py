@@ -73,11 +73,9 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
         meter = meter_for(budget, node_key, request, settings, state.gateway)
         if meter.on:
             meter.start(request.messages)
-            if meter.hit is not None or meter.stopped:
+            if meter.hit is not None:  # the prompt alone does not fit (or the budget is spent): no call
                 meter.settle()
-                if meter.hit is not None:
-                    raise meter.hit  # the prompt alone does not fit: no call is made
-                raise asyncio.CancelledError("the run is stopping: its budget is exceeded")
+                raise meter.hit
         span = hub.new_span("llm")
         hub.llm_started(node_key, request.model, request.to_record(), span_id=span, parent_id=parent_span)
 

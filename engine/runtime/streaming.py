@@ -39,7 +39,6 @@ class TokenMeter:
         self.on = budget.watches_tokens(node_max_tokens) or self.price is not None
         self.prompt = self.streamed = 0
         self.hit: BudgetHit | None = None
-        self.stopped = False
         self.call: asyncio.Future[LLMResponse] | None = None
 
     def cost(self) -> float:
@@ -52,7 +51,7 @@ class TokenMeter:
             self._add(self.prompt, self.prompt * self.price.input_per_token if self.price else 0.0)
 
     def add_text(self, text: str) -> None:
-        if self.on and self.hit is None and not self.stopped:
+        if self.on and self.hit is None:
             tokens = count_text(text, self.model)
             self.streamed += tokens
             self._add(tokens, tokens * self.price.output_per_token if self.price else 0.0)
@@ -60,12 +59,8 @@ class TokenMeter:
     def _add(self, tokens: int, cost: float) -> None:
         try:
             self.budget.stream(self.node_key, tokens, self.node_max, cost, self.node_max_cost)
-        except BudgetHit as hit:
+        except BudgetHit as hit:  # this call's crossing, or the run's first hit (its budget is spent)
             self.hit = hit
-            if self.call is not None:
-                self.call.cancel()
-        except asyncio.CancelledError:  # another node already exceeded the budget: the run is stopping
-            self.stopped = True
             if self.call is not None:
                 self.call.cancel()
 

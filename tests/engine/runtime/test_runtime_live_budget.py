@@ -164,3 +164,21 @@ async def test_budget_events_follow_each_call_of_a_limited_run_only() -> None:
         (update,) = [e for e in run.hub.history if isinstance(e, BudgetUpdated)]
         (call,) = [e for e in run.hub.history if isinstance(e, LLMCallFinished)]
         assert update.seq > call.seq and update.tokens == call.tokens_in + call.tokens_out
+
+
+def test_a_limit_crossed_again_raises_the_first_hit_never_a_cancel() -> None:
+    """A second node crossing the exhausted budget gets the first `BudgetHit` (a CancelledError there
+    could end the graph first and make the run read "cancelled by the user", its budget unrecorded)."""
+    from engine.runtime.budget import BudgetHit, BudgetTracker
+    from engine.runtime.nodesetup import CallSettings
+    from engine.runtime.plan import BudgetLimits
+
+    tracker = BudgetTracker(BudgetLimits(max_turns=1, max_tokens=100))
+    free = CallSettings(0, None, {}, None, 0.0, 60.0, 0, 0.0, 0, False)
+    tracker.before_call("a", lambda: 0.0, free)
+    with pytest.raises(BudgetHit) as first:
+        tracker.before_call("b", lambda: 0.0, free)
+    for again in (lambda: tracker.before_call("c", lambda: 0.0, free), lambda: tracker.stream("c", 500, 0)):
+        with pytest.raises(BudgetHit) as later:
+            again()
+        assert later.value is first.value and later.value.node_id == "b"

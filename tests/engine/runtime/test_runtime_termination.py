@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.graph.generate import generate_workflow
@@ -64,3 +64,34 @@ async def test_every_run_terminates_with_a_final_status(n: int, seed: int, densi
         if node.role in ("critic", "verifier"):
             replans = sum(int(p.param("max_replans")) for p in plan.nodes.values() if p.role == "planner")
             assert count <= int(node.param("max_rounds")) + replans + 1
+
+
+@pytest.mark.asyncio
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(2, 30), seed=st.integers(0, 10_000), max_turns=st.integers(1, 12),
+       max_tokens=st.sampled_from([0, 40, 150, 600]))
+@example(n=6, seed=0, max_turns=1, max_tokens=40)  # a 2nd node crossed the budget while the 1st's hit was on its way
+async def test_run_budgets_bound_every_random_run(n: int, seed: int, max_turns: int, max_tokens: int) -> None:
+    """The same chaos under a run's turn and token budgets: the run ends with a final status (the
+    budget's, when one is hit: never "cancelled"), starts no more than `max_turns` model calls, and
+    none once the tokens it has used are past `max_tokens`."""
+    wf = generate_workflow(n, edges_per_node=1.5, seed=seed)
+    for node in wf.nodes.values():
+        if node.role == "verifier":
+            wf.set_param(node.id, "check", "regex")
+            wf.set_param(node.id, "expression", "answer [12]")
+    wf.settings.budget.max_turns, wf.settings.budget.max_tokens = max_turns, max_tokens
+    run = Run(compile_workflow(wf), gateway=FakeGateway(chaos(seed)), human=HumanPolicy("reject"))
+    result = await asyncio.wait_for(run.wait(), 30)
+    assert result.status in ("succeeded", "failed", "budget_exceeded")
+    assert run.hub.history[-1].kind == "run_finished"
+    assert sum(e.kind == "llm_started" for e in run.hub.history) <= max_turns
+    used = 0
+    for event in run.hub.history:
+        if event.kind == "budget":  # BudgetUpdated: the run's usage after each call
+            used = event.tokens  # type: ignore[attr-defined]
+        elif event.kind == "llm_started":
+            assert not max_tokens or used <= max_tokens
+    if result.status == "budget_exceeded":
+        exceeded = [e for e in run.hub.history if e.kind == "budget_exceeded"]
+        assert len(exceeded) == 1 and exceeded[0].budget in ("max_turns", "tokens")

@@ -83,6 +83,8 @@ async def test_cancelling_a_run_stops_its_server_mid_call() -> None:
     run.cancel()
     result = await asyncio.wait_for(run.wait(), 10)
     assert result.status == "cancelled" and run.state("slow") == "cancelled"
+    cut = [e for e in run.hub.history if isinstance(e, ToolCallFinished) and e.node_id == "slow"]
+    assert [e.error for e in cut] == ["cancelled"]  # the cut call's span is closed, not left running
     assert pid is not None
     await assert_gone(pid)
 
