@@ -5,7 +5,7 @@ warnings do not. `can_connect` tells the editor whether an edge may be drawn and
 
 Invariants: read-only (never changes the model); linear in nodes + edges (5,000 nodes / 10,000
 edges validate in well under 0.5 s); problems come in a stable order: settings, nodes in file
-order, edges in file order, then whole-graph problems (names, loops, outputs, isolated nodes).
+order, edges in file order, then whole-graph problems (names, loops, cross-model review, outputs, isolated nodes).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections import defaultdict
 
 from engine.graph.connect import can_connect
 from engine.graph.cycles import unbounded_cycles
+from engine.graph.family_checks import family_problems
 from engine.graph.model import Edge, Node, Workflow
 from engine.graph.naming import describe_node, describe_port, node_ports, role_label, spec_for
 from engine.graph.param_checks import param_problems
@@ -43,6 +44,7 @@ def validate(wf: Workflow) -> list[Problem]:
     problems.extend(_edge_problems(wf, inputs, outputs))
     problems.extend(_name_problems(wf))
     problems.extend(_loop_problems(wf))
+    problems.extend(family_problems(wf))
     if not any(n.role == "output" for n in wf.nodes.values()):
         problems.append(warning("no_output", "The workflow has no Output node, so a run produces no result."))
     if len(wf.nodes) > 1:

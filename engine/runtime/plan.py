@@ -23,13 +23,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from engine.graph.family_checks import family_problems
 from engine.graph.format import document_hash, workflow_to_dict
 from engine.graph.model import Workflow
 from engine.graph.problems import Problem, error
-from engine.graph.roles import role_spec
 from engine.graph.validate import validate
-from engine.runtime.families import model_family
 from engine.runtime.nodesetup import NodeSetup, node_setup, role_facts
+
+__all__ = ["BudgetLimits", "CompileError", "PlanEdge", "PlanNode", "RunPlan", "compile_workflow", "family_problems"]
 
 
 class CompileError(Exception):
@@ -107,7 +108,6 @@ _MAX_DEPTH = 8
 def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, _seen: tuple[str, ...] = ()) -> RunPlan:
     """Validate and freeze `wf`; `base_dir` resolves sub-graph paths (default: the working directory)."""
     problems = [p for p in validate(wf) if p.severity == "error"]
-    problems += family_problems(wf, {})
     if problems:
         raise CompileError(problems)
     subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen) for nid, n in wf.nodes.items()
@@ -124,28 +124,6 @@ def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, _seen: tuple
         budget=BudgetLimits(int(b.max_tokens), float(b.max_cost_usd), float(b.deadline_s), int(b.max_turns)),
         concurrency=max(1, int(wf.settings.concurrency)), seed=int(wf.settings.seed),
         nodes=MappingProxyType(nodes), order=order, subplans=MappingProxyType(subplans))
-
-
-def family_problems(wf: Workflow, overrides: Mapping[str, str]) -> list[Problem]:
-    """Critics with `require_other_family` whose model shares its subject author's provider family."""
-    found: list[Problem] = []
-    for node in wf.nodes.values():
-        if node.role != "critic" or not node.param("require_other_family"):
-            continue
-        judge = overrides.get("critic") or str(node.param("model"))
-        for edge in wf.incoming(node.id):
-            author = wf.node(edge.source)
-            spec = role_spec(author.role) if author else None
-            if author is None or spec is None or not spec.uses_llm or edge.target_port != "subject":
-                continue
-            written = overrides.get(author.role) or str(author.param("model"))
-            if model_family(judge) == model_family(written):
-                found.append(error(
-                    "same_model_family",
-                    f"Critic '{node.title or node.id}' ({node.id}) must use a model from another provider "
-                    f"family than its author '{author.title or author.id}' ({author.id}): both {judge!r} and "
-                    f"{written!r} are {model_family(judge)!r} models", node_id=node.id, field="params.model"))
-    return found
 
 
 def _freeze_graph(wf: Workflow, own_params: Mapping[str, dict[str, Any]]) -> tuple[dict[str, PlanNode], tuple[str, ...]]:

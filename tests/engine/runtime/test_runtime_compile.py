@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.graph.families import model_family
 from engine.graph.format import load_workflow, workflow_to_dict
 from engine.runtime import CompileError, compile_workflow
-from engine.runtime.families import model_family
 from tests.engine.runtime.fakes import build, triad
 
 
