@@ -4,7 +4,9 @@ Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `Run
 `RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason;
 when a store is given, the workflow version is saved and every event is appended to its writer (a
 sink like any other subscriber), which is closed — everything committed — before `wait()` returns;
-what could not be recorded is listed in `RunResult.recording_errors`. A run whose models cannot be
+what could not be recorded is listed in `RunResult.recording_errors`. `cancel()` is safe at any time
+and acts once: before the run began it ends the run cancelled before its first node; while it runs it
+cancels it; once its outcome is known it changes nothing. A run whose models cannot be
 called (an API key missing: `preflight`) fails before its first node runs. While a run goes on, the
 objects that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
 """
@@ -60,6 +62,8 @@ class Run:
         self.control = RunControl()
         self._gateway, self._store, self._human, self._tools, self._memory = gateway, store, human, tools, memory
         self._task: asyncio.Task[RunResult] | None = None
+        self._cancel_requested = False
+        self._cancellable = False  # the task is inside the part of the run a cancel ends (see `cancel`)
 
     # -- watching ------------------------------------------------------------------------------
     def events(self) -> AsyncIterator[Event]:
@@ -80,7 +84,14 @@ class Run:
         return await asyncio.shield(self._task)
 
     def cancel(self) -> None:
-        if self._task is not None and not self._task.done():
+        """End the run "cancelled" (in-flight calls cut, their spans closed, unfinished nodes marked
+        cancelled, `RunFinished` recorded). Acts once: a cancel before the run began (even before
+        `start()`) ends it before its first node; a repeated cancel, or one once the outcome is known,
+        changes nothing — a task cancelled before it ran, or again while winding down, would skip that."""
+        if self._cancel_requested:
+            return
+        self._cancel_requested = True
+        if self._task is not None and self._cancellable:
             self._task.cancel()
 
     def pause(self) -> None:
@@ -119,10 +130,15 @@ class Run:
         status: RunStatus = "succeeded"
         reason = ""
         deadline = plan.budget.deadline_s or None
+        self._cancellable = True  # no await since `_execute` began: a cancel until here was only noted
         try:
+            if self._cancel_requested:
+                raise asyncio.CancelledError
             if problems := await _missing_keys(plan, self.overrides, self._gateway):  # before anything is paid for
                 raise _CannotStart("; ".join(problems))
-            await asyncio.wait_for(graph.execute(), deadline)
+            # in this task (not wait_for's own): the graph has wound down when the deadline's cut ends
+            async with asyncio.timeout(deadline):
+                await graph.execute()
             if graph.failures:
                 status, reason = "failed", "; ".join(graph.failures)
             elif not graph.results and (missing := _outputs_without_value(plan)):
@@ -143,6 +159,8 @@ class Run:
             status, reason = "cancelled", "cancelled by the user"
         except Exception as exc:  # an engine bug must still end the run with a recorded reason
             status, reason = "failed", f"internal error: {type(exc).__name__}: {exc}"
+        finally:
+            self._cancellable = False  # the outcome is known: a cancel from here on changes nothing
         await _close_tools(state.tools)  # MCP servers stop before the run reports its end
         usage = state.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,

@@ -67,16 +67,27 @@ class GraphExecutor:
         try:
             await self._finished
         except BaseException:
-            running = list(self._running)
-            self._running.clear()
-            for task in running:
-                task.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
-            for nid in self.plan.order:
-                if self.status.get(nid) in ("queued", "running", "waiting"):
-                    self._set_state(nid, "cancelled")
+            await self._stop()
             raise
         return self.results
+
+    async def _stop(self) -> None:
+        """Cancel the running node tasks, wait until every one has ended — also when this task is
+        cancelled again meanwhile (a second cancel, a deadline), so nothing of the graph outlives the
+        run's end — and mark every node not finished cancelled."""
+        running = list(self._running)
+        self._running.clear()
+        for task in running:
+            task.cancel()
+        ended = asyncio.gather(*running, return_exceptions=True)
+        while not ended.done():
+            try:
+                await asyncio.shield(ended)
+            except asyncio.CancelledError:
+                continue  # already winding down: the caller raises once every node task has ended
+        for nid in self.plan.order:
+            if self.status.get(nid) in ("queued", "running", "waiting"):
+                self._set_state(nid, "cancelled")
 
     def _start(self, ready: list[str]) -> None:
         self._launch(self._admit(ready))
