@@ -15,6 +15,7 @@ from collections import defaultdict
 from engine.graph.connect import can_connect
 from engine.graph.cycles import unbounded_cycles
 from engine.graph.family_checks import family_problems
+from engine.graph.memory_checks import memory_problems
 from engine.graph.model import Edge, Node, Workflow
 from engine.graph.naming import describe_node, describe_port, node_ports, role_label, spec_for
 from engine.graph.param_checks import param_problems
@@ -45,6 +46,7 @@ def validate(wf: Workflow) -> list[Problem]:
     problems.extend(_name_problems(wf))
     problems.extend(_loop_problems(wf))
     problems.extend(family_problems(wf))
+    problems.extend(memory_problems(wf))
     if not any(n.role == "output" for n in wf.nodes.values()):
         problems.append(warning("no_output", "The workflow has no Output node, so a run produces no result."))
     if len(wf.nodes) > 1:

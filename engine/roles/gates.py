@@ -1,7 +1,8 @@
 """Human gate, memory, tool and sub-graph nodes — the non-LLM roles wired into the runtime.
 
 - Human gate: asks (GUI via `Run.submit_human_decision`, or the run's `HumanPolicy`, or the node's
-  own headless `policy`); approve/edit pass the (edited) subject on `approved`, reject does not.
+  own headless `policy`); approve/edit pass the (edited) subject on `approved`, reject does not. The
+  verdict's reasons are "human <decision>" and then the person's reason, when they gave one.
 - Memory: read / write / append a key of a named memory in its scope (run → run id, workflow →
   workflow id, global → ""); gated writes are admitted only when the `gate` verdict approves, and a
   refused write's reason says why (no verdict, or its decision, score and reasons: `memory.admit`).
@@ -26,10 +27,12 @@ from engine.runtime.state import NodeFailed
 async def run_human_gate(ctx: NodeContext) -> dict[str, Any]:
     subject = ctx.inputs.get("subject")
     author = next((e.source for e in ctx.node.inputs if e.target_port == "subject"), ctx.node.id)
-    decision, edited = await ctx.ask_human(str(ctx.param("prompt")), subject, str(ctx.param("policy") or "ask"))
+    decision, edited, reason = await ctx.ask_human(str(ctx.param("prompt")), subject,
+                                                   str(ctx.param("policy") or "ask"))
     approved = decision in ("approve", "edit")
+    reasons = [f"human {decision}", *([reason] if reason.strip() else [])]  # the person's why, when given
     verdict = {"decision": "approve" if approved else "reject", "score": 1.0 if approved else 0.0,
-               "reasons": [f"human {decision}"], "claims": []}
+               "reasons": reasons, "claims": []}
     ctx.verdict(author, verdict, judge_model="human")
     if not approved:
         return {"verdict": verdict}

@@ -7,7 +7,8 @@ revisions. On `reject`, the nearest planner upstream of the author (or the feedb
 a planner) replans, at most its `max_replans` times per run; without one the node fails with the
 reasons. The best-scoring artifact is kept; with `rollback_on_worse`, a revision that scores worse
 is not built upon and the best one is the result. When the loop ends unapproved, a human policy (if
-the run has one) may approve or edit the best artifact; otherwise the node fails with the reasons.
+the run has one) may approve or edit the best artifact; otherwise the node fails with the reasons
+(and the person's reason for rejecting it, when they gave one).
 Judge nodes without a feedback loop only judge: they emit the verdict, and the approved artifact
 only on approval. With a loop, the author's other consumers are wired (at compile time, see
 `engine.runtime.plan`) to the judge's approved port, so they get the loop's final artifact.
@@ -75,9 +76,11 @@ async def _unapproved(ctx: NodeContext, verdict: dict[str, Any], best: Any, appr
                       why: str) -> dict[str, Any]:
     reasons = "; ".join(verdict.get("reasons", [])) or "no reasons given"
     if ctx.state.human is not None:
-        decision, edited = await ctx.ask_human(f"{ctx.node.label}: {why}. Approve the best artifact?", best)
+        decision, edited, said = await ctx.ask_human(f"{ctx.node.label}: {why}. Approve the best artifact?", best)
         if decision in ("approve", "edit"):
             return {"verdict": verdict, approved_port: edited if decision == "edit" else best}
+        if said.strip():
+            reasons += f"; a person rejected it: {said}"
     raise NodeFailed(f"{why} (last score {float(verdict['score']):.2f}): {reasons}")
 
 

@@ -1,17 +1,17 @@
 """The verifier: a deterministic check (python / json_schema / regex / command / sql, from
 `engine.checks`) judging its subject, driven by the same judge loop as critics (`review.py`).
 
-Each check is recorded as a tool call (`check.<kind>`) so traces show what ran and its verdict.
+Each check is recorded as a tool call (`check.<kind>`) so traces show what ran and its verdict;
+its span always closes (`NodeContext.tool_span`): "cancelled" when the run's cancel, a budget or a
+deadline cuts the check, the check's error when it raises (which fails the node as before).
 `{data}` in the expression stands for the bundled example data folder (resources/examples/data).
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
-from engine.events import ToolCallFinished, ToolCallStarted
 from engine.roles.review import judge_loop
 from engine.runtime.context import NodeContext
 
@@ -23,17 +23,11 @@ async def check_subject(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
 
     kind = str(ctx.param("check") or "python")
     expression = str(ctx.param("expression") or "").replace("{data}", str(DATA_DIR))
-    hub = ctx.state.hub
-    span = hub.new_span("tool")
-    tool = f"check.{kind}"
-    hub.emit(ToolCallStarted, span_id=span, parent_id=ctx.span_id, node_id=ctx.key, tool=tool,
-             arguments={"expression": expression})
-    started = time.monotonic()
-    result = await run_check(kind, expression, artifact, timeout_s=float(ctx.param("timeout_s") or 60.0))
-    verdict = {"decision": result.decision, "score": float(result.score), "reasons": list(result.reasons),
-               "claims": list(result.claims)}
-    hub.emit(ToolCallFinished, span_id=span, parent_id=ctx.span_id, node_id=ctx.key, tool=tool, result=verdict,
-             latency_s=time.monotonic() - started)
+    with ctx.tool_span(f"check.{kind}", {"expression": expression}) as span:
+        result = await run_check(kind, expression, artifact, timeout_s=float(ctx.param("timeout_s") or 60.0))
+        verdict = {"decision": result.decision, "score": float(result.score), "reasons": list(result.reasons),
+                   "claims": list(result.claims)}
+        span.finish(result=verdict)
     return verdict
 
 

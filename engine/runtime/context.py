@@ -8,8 +8,6 @@ run's `RunTools` (made on first use), whose MCP servers `Run` stops before it em
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -18,8 +16,6 @@ from engine.events import (
     HumanDecisionMade,
     HumanDecisionRequested,
     NodeStateChanged,
-    ToolCallFinished,
-    ToolCallStarted,
     VerdictIssued,
 )
 from engine.llm.types import LLMResponse
@@ -27,6 +23,7 @@ from engine.runtime.control import HumanAnswer, HumanReply
 from engine.runtime.llmcall import call_llm, model_for
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed, RunState
+from engine.runtime.toolspan import ToolSpan, describe_error
 from engine.tools.errors import ToolError
 
 if TYPE_CHECKING:
@@ -101,7 +98,7 @@ class NodeContext:
         reason = str(reply[2]) if len(reply) > 2 else ""  # type: ignore[misc]
         self.emit(HumanDecisionMade, node_id=self.key, decision=reply[0], edited=reply[1], by=by, reason=reason)
         self.emit(NodeStateChanged, node_id=self.key, state="running", round=self.round)
-        return reply[0], reply[1]
+        return HumanAnswer(reply[0], reply[1], reason)
 
     def toolbox(self) -> RunTools:
         """The run's tools: the registry given to the run (default: the built-ins) plus the MCP servers
@@ -124,32 +121,28 @@ class NodeContext:
                         timeout_s: float, errors: Literal["raise", "return"] = "raise") -> Any:
         """Call a tool of the run; its result. A failure (the tool's own error, a denial, a timeout)
         raises NodeFailed, or with `errors="return"` comes back as `{"error": message}` (for a
-        model to read and react to). Both ends are recorded (`ToolCallStarted` / `ToolCallFinished`):
-        a call cut off by a cancel (the run's, or its budget's) still closes its span, as "cancelled"."""
+        model to read and react to). Both ends are recorded (`tool_span`): a call cut off by a cancel
+        (the run's, or its budget's) still closes its span, as "cancelled"."""
         registry = self.toolbox()
-        span = self.state.hub.new_span("tool")
-        hub = self.state.hub
-        hub.emit(ToolCallStarted, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
-                 arguments=arguments)
-        started = time.monotonic()
-        try:
-            async with self.state.slots:  # tool calls share the run's concurrency with model calls
-                result = await registry.call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
-        except asyncio.CancelledError:
-            hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
-                     error="cancelled", latency_s=time.monotonic() - started)
-            raise
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"
-            hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
-                     error=error, latency_s=time.monotonic() - started)
-            if errors == "return":
-                return {"error": error}
-            raise NodeFailed(f"tool {name!r} failed: {exc}") from exc
-        hub.emit(ToolCallFinished, span_id=span, parent_id=self.span_id, node_id=self.key, tool=name,
-                 result=result.value, error=result.error, latency_s=time.monotonic() - started)
+        with self.tool_span(name, arguments) as span:
+            try:
+                async with self.state.call_slots(self.key, self.node.setup.concurrency):  # both caps
+                    result = await registry.call(name, arguments, allow=allow, read_only=read_only,
+                                                 timeout_s=timeout_s)
+            except Exception as exc:
+                error = describe_error(exc)
+                span.finish(error=error)
+                if errors == "return":
+                    return {"error": error}
+                raise NodeFailed(f"tool {name!r} failed: {exc}") from exc
+            span.finish(result=result.value, error=result.error)
         if result.error:
             if errors == "return":
                 return {"error": result.error}
             raise NodeFailed(f"tool {name!r} failed: {result.error}")
         return result.value
+
+    def tool_span(self, tool: str, arguments: dict[str, Any]) -> ToolSpan:
+        """The span of one tool call by this node, to use as `with ctx.tool_span(...) as span:`; it is
+        closed on the way out whatever happens ("cancelled" on a cancel, the error when it raises)."""
+        return ToolSpan(self.state.hub, parent_id=self.span_id, node_id=self.key, tool=tool, arguments=arguments)

@@ -11,10 +11,20 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 HumanChoice = Literal["approve", "reject", "edit"]
-HumanAnswer = tuple[HumanChoice, Any]  # what a role gets back: the decision and the edited value
+
+
+class HumanAnswer(NamedTuple):
+    """What a role gets back from a human question: the decision, the edited value, and why ("" when
+    the person gave no reason); a gate's verdict carries the reason."""
+
+    decision: HumanChoice
+    edited: Any
+    reason: str = ""
+
+
 # what a front end answers: the decision, the edited value, and optionally why (kept in the trace)
 HumanReply = tuple[HumanChoice, Any] | tuple[HumanChoice, Any, str]
 HumanCallback = Callable[[str, str, Any], "HumanReply | Awaitable[HumanReply]"]
