@@ -7,6 +7,9 @@ Invariants:
 - back edges into a `feedback` port belong to their judge (critic / verifier), which re-runs the loop
   body itself; any other back edge that fires re-runs the loop body from its target up to the
   emitting node, at most the emitting node's loop bound (e.g. a router's `max_loops`) times;
+- a node that fails all the same (its calls' retries and repairs spent) is handed to the recovery
+  ladder (`recovery.py`: replan through the planner above it → ask a person → fail) before it counts
+  as failed;
 - node states go queued → running → (waiting) → done | failed | skipped | cancelled; every node of
   the plan is queued when its graph starts (`run.state()` says so; no event per node), each later
   state is announced by a `NodeStateChanged`;
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.events import LogMessage, NodeState
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode, RunPlan
+from engine.runtime.recovery import recover
 from engine.runtime.state import NodeFailed, RunState
 
 if TYPE_CHECKING:
@@ -108,8 +112,11 @@ class GraphExecutor:
                 try:
                     outputs = await self._run_node(nid)
                 except NodeFailed as exc:
-                    self.failures.append(f"{self.plan.nodes[nid].label}: {exc}")
-                    outputs = {}
+                    try:  # replan → ask a human → fail (recovery.py)
+                        outputs = await recover(self, nid, exc)
+                    except NodeFailed as final:
+                        self.failures.append(f"{self.plan.nodes[nid].label}: {final}")
+                        outputs = {}
                 ready = self._admit(self._deliver(nid, outputs))
                 if not ready:
                     break
@@ -224,6 +231,11 @@ class GraphExecutor:
                 raise
             raise NodeFailed(f"{type(exc).__name__}: {exc}") from exc
         self.last_inputs[nid] = inputs
+        return self.finish(nid, outputs, span=span, round=round)
+
+    def finish(self, nid: str, outputs: dict[str, Any], *, span: str, round: int) -> dict[str, Any]:
+        """An execution of `nid` ended with `outputs` (its role's, or given by a person): announced, kept."""
+        node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.state.hub
         self.last_outputs[nid] = outputs
         for port, value in outputs.items():
             hub.node_output(key, port, value, span_id=span, parent_id=self.parent_span, round=round)
@@ -232,6 +244,13 @@ class GraphExecutor:
         self.status[nid] = "done"
         hub.node_state(key, "done", span_id=span, parent_id=self.parent_span, round=round)
         return outputs
+
+    def mark_failed(self, nid: str, detail: str, *, span: str, round: int) -> None:
+        self._set_state(nid, "failed", detail, span=span, round=round)
+
+    def inputs_for(self, nid: str) -> dict[str, Any]:
+        """What `nid` gets from its inputs now (each port's value; a list for ports that take every value)."""
+        return self._inputs_of(self.plan.nodes[nid], self.values[nid])
 
     async def _within_deadline(self, handler: RoleHandler, ctx: NodeContext, limit: float) -> dict[str, Any]:
         """The role's outputs, within the node's `deadline_s`: a run past it is cut off (in-flight
