@@ -72,7 +72,7 @@ async def _ask_human(graph: GraphExecutor, node: PlanNode, error: str, tried: li
         return await graph.execute_node(node.id, inputs, round=round)
     if answer.decision == "edit" and port:
         return graph.finish(node.id, {port: answer.edited}, span=span, round=round)
-    said = f"; a person rejected it: {answer.reason}" if answer.reason.strip() else "; a person rejected it"
+    said = f"; rejected when asked: {answer.reason}" if answer.reason.strip() else "; rejected when asked"
     final = _final(error, tried) + said
     graph.mark_failed(node.id, final, span=span, round=round)
     raise NodeFailed(final)

@@ -81,7 +81,7 @@ async def test_then_a_person_is_asked(answer: tuple[str, object, str], status: s
     if output is not None:
         assert result.outputs == {"result": output}
     else:
-        assert "a person rejected it: not worth it" in result.reason and "also after replan 1" in result.reason
+        assert "rejected when asked: not worth it" in result.reason and "also after replan 1" in result.reason
 
 
 @pytest.mark.asyncio
