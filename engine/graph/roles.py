@@ -25,6 +25,15 @@ _DEADLINE = ParamSpec("deadline_s", "float", 0.0,
                       "Per-node wall-clock budget in seconds for one execution, its loops included (0 = none)",
                       0.0, 86400.0)
 _SIM = ParamSpec("sim", "json", {}, "Simulated-provider settings for sim/... models: latency_ms, tokens_per_s, faults, ...")
+_CONCURRENCY_HELP = ("Most of this node's model and tool calls at once (its tasks, samples or items run in "
+                     "parallel), within the run's concurrency (0 = only the run's cap)")
+
+
+def _concurrency(default: int = 0) -> ParamSpec:
+    """The per-node cap of a role that runs work in parallel inside one node (same meaning everywhere)."""
+    return ParamSpec("concurrency", "int", default, _CONCURRENCY_HELP, 0, 1000)
+
+
 _LLM = (_MODEL, _API_BASE, _SYSTEM, _TEMP, _RETRIES, _TIMEOUT, _MAX_TOKENS, _MAX_COST, _MAX_CALLS, _DEADLINE, _SIM)
 
 _FEEDBACK = PortSpec("feedback", "verdict", help="Critic or verifier verdict asking for a revision")
@@ -61,7 +70,8 @@ ROLES: dict[Role, RoleSpec] = {
                       ParamSpec("max_turns", "int", 4, "Most model turns (tool use)", 1, 100),
                       ParamSpec("tools", "list", [], "Tools this node may call (allow-list)"),
                       ParamSpec("read_only_tools", "bool", False,
-                                "Offer and allow only the listed tools that do not write")),
+                                "Offer and allow only the listed tools that do not write"),
+                      _concurrency()),
               uses_llm=True),
         _spec(Role.CRITIC, "Critic", "Judges an artifact: approve / revise / reject with reasons",
               inputs=(PortSpec("subject", "any", required=True),),
@@ -97,7 +107,7 @@ ROLES: dict[Role, RoleSpec] = {
               outputs=(PortSpec("results", "list"),),
               params=(*_LLM,
                       ParamSpec("prompt", "text", "{item}", "Prompt template per item"),
-                      ParamSpec("concurrency", "int", 4, "Most items at once", 1, 1000)),
+                      _concurrency(4)),
               uses_llm=True),
         _spec(Role.REDUCE, "Reduce", "Aggregates a list into one result",
               inputs=(PortSpec("items", "list", required=True, multiple=True),),
@@ -112,7 +122,8 @@ ROLES: dict[Role, RoleSpec] = {
               params=(*_LLM,
                       ParamSpec("prompt", "text", "{task}", "Prompt template"),
                       ParamSpec("k", "int", 3, "Samples", 1, 100),
-                      ParamSpec("mode", "choice", "majority", "How to pick", choices=("majority", "critic"))),
+                      ParamSpec("mode", "choice", "majority", "How to pick", choices=("majority", "critic")),
+                      _concurrency()),
               uses_llm=True),
         _spec(Role.MEMORY, "Memory", "Reads from or writes to a named memory",
               inputs=(PortSpec("value", "any"), PortSpec("gate", "verdict")),

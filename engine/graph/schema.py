@@ -7,6 +7,9 @@ copy, written by ``python -m engine.graph.schema`` (a test keeps the two identic
 Invariants: the schema checks shape and types only. What the engine thinks of the values (ranges,
 unknown roles, dangling edges, negative budgets) is `engine.graph.validate`'s job, so that a file
 with such problems can still be opened and fixed. `jsonschema` is imported on first use only.
+Node parameters are role-specific: those named in `_PUBLISHED_PARAMS` are described under
+`node.params` from the role catalog, as annotations only (a description, no constraint), for the
+same reason.
 """
 
 from __future__ import annotations
@@ -19,11 +22,29 @@ from pathlib import Path
 from typing import Any
 
 from engine.graph.problems import Problem, error
+from engine.graph.roles import ROLES
 
 FORMAT_NAME = "triadic.workflow"
 FRAGMENT_FORMAT_NAME = "triadic.fragment"
 _BIG = 1e15  # bounds on numbers, so that every number converts to a finite float
 _INT_BOUND = 2**63 - 1
+
+_PUBLISHED_PARAMS = ("concurrency",)
+
+
+def _param_note(name: str) -> dict[str, Any]:
+    """An annotation-only schema of the node param `name`: what it means, for which roles, its range
+    and defaults, as the role catalog declares them."""
+    specs = [(role.value, p) for role, spec in ROLES.items() if (p := spec.param(name)) is not None]
+    first = specs[0][1]
+    usual = max((p.default for _, p in specs), key=lambda d: sum(p.default == d for _, p in specs))
+    others = [f"{role}: {p.default}" for role, p in specs if p.default != usual]
+    low, high = first.minimum, first.maximum
+    bounds = first.kind + (f" {low:g} to {high:g}" if low is not None and high is not None else "")
+    return {"description": f"{first.help}. Roles: {', '.join(r for r, _ in specs)}; {bounds}; default {usual}"
+                           + (f" ({', '.join(others)})" if others else "")
+                           + ". Checked by validation, not by this schema."}
+
 
 _DEFS: dict[str, Any] = {
     "id": {"type": "string", "minLength": 1, "maxLength": 200},
@@ -66,7 +87,7 @@ _DEFS: dict[str, Any] = {
             "id": {"$ref": "#/$defs/id"},
             "role": {"type": "string", "minLength": 1, "maxLength": 100},
             "title": {"type": "string", "maxLength": 1000},
-            "params": {"type": "object"},
+            "params": {"type": "object", "properties": {n: _param_note(n) for n in _PUBLISHED_PARAMS}},
             "ui": {"$ref": "#/$defs/node_ui"},
         },
     },

@@ -1,5 +1,9 @@
-"""Map (one model call per item of a list, at most `concurrency` at once, results in item order)
-and Reduce (concatenate, or a model combines the items)."""
+"""Map (one model call per item of a list, results in item order) and Reduce (concatenate, or a model
+combines the items).
+
+Map starts every item at once; its `concurrency` param (like every role's per-node cap) is held by
+the runtime on each call (`RunState.call_slots`), together with the run's cap.
+"""
 
 from __future__ import annotations
 
@@ -23,13 +27,11 @@ def as_items(value: Any) -> list[Any]:
 
 async def run_map(ctx: NodeContext) -> dict[str, Any]:
     items = as_items(ctx.inputs.get("items"))
-    cap = asyncio.Semaphore(max(1, int(ctx.param("concurrency") or 1)))
     template = str(ctx.param("prompt") or "{item}")
 
     async def one(index: int, item: Any) -> str:
-        async with cap:
-            reply = await ctx.llm(render(template, item=item), task=as_text(item), item_index=index)
-            return reply.content
+        reply = await ctx.llm(render(template, item=item), task=as_text(item), item_index=index)
+        return reply.content
 
     return {"results": list(await asyncio.gather(*(one(i, item) for i, item in enumerate(items))))}
 

@@ -2,7 +2,8 @@
 earliest), or the sample a model judge scores highest (`critic` mode). Given a plan, every task is
 voted on in turn (decompose-and-vote), each step seeing the voted results before it. Each vote's
 outcome is an info `LogMessage` of the node: how many samples agreed (or the judge's scores), and
-what the others said.
+what the others said. The k samples (and the plan's independent tasks) run at once, under the node's
+`concurrency` cap and the run's, both held per call by the runtime (`RunState.call_slots`).
 """
 
 from __future__ import annotations

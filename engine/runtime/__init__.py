@@ -8,7 +8,9 @@ edited=None, reason="")`, `state(node_id)`; `HumanPolicy`; `async execute(wf, **
 
 Semantics:
 - Scheduling: a node starts when all its forward inputs are resolved; every ready node runs
-  concurrently; model and tool calls share `settings.concurrency` slots (Map adds its own cap).
+  concurrently; model and tool calls share `settings.concurrency` slots, and a node that runs work
+  in parallel (executor / vote given a plan, vote's k samples, map's items) holds its calls to its
+  own `concurrency` param as well (0: only the run's cap; `RunState.call_slots`).
   States: queued → running → (waiting) → done | failed | skipped | cancelled. A node whose required
   input got no value (failed / skipped source, unrouted router branch) is skipped, and so on down.
   The run fails if any node failed (reason: every failure), else succeeds.

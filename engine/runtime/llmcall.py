@@ -2,7 +2,8 @@
 
 Invariants: every attempt is its own LLM span — `LLMCallStarted` carries `LLMRequest.to_record()`
 and the closing `LLMCallFinished` carries `LLMResponse.to_record()` (what replay serves back) or
-the error; a cancelled call still closes its span. Calls hold one of the run's `concurrency` slots.
+the error; a cancelled call still closes its span. Calls hold one of the run's `concurrency` slots,
+and one of their node's own (`PlanNode.setup.concurrency`, when set): `RunState.call_slots`.
 The gateway retries the request itself (`request.retries`) inside the span — a stream retried after
 it broke is announced by `LLMStreamRestarted`, so the text after a span's last restart is its reply;
 on a retryable `LLMError` that survives it, the runtime retries the node's call once more after a
@@ -53,7 +54,7 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     attempts = 2 if settings.retries > 0 else 1
     for attempt in range(1, attempts + 1):
         try:
-            return await _attempt(state, settings, node_key, parent_span, request)
+            return await _attempt(state, settings, node_key, parent_span, request, node.setup.concurrency)
         except LLMError as exc:
             if not exc.retryable:  # a missing key, a refused request: retrying would not help
                 raise NodeFailed(f"model call failed: {exc}") from exc
@@ -64,8 +65,9 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
 
 
 async def _attempt(state: RunState, settings: CallSettings, node_key: str, parent_span: str,
-                   request: LLMRequest) -> LLMResponse:
-    hub, budget, slots = state.hub, state.budget, state.slots
+                   request: LLMRequest, cap: int) -> LLMResponse:
+    hub, budget = state.hub, state.budget
+    slots = state.call_slots(node_key, cap) if cap else state.slots
     if not slots.try_take():
         await slots.take()
     try:

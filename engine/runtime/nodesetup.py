@@ -2,8 +2,8 @@
 
 A node's params, role and edges are frozen in the plan, so the values the scheduler and the model
 call derive from them (which inputs take every value, which are required, the forward and looping
-out-edges, the loop bound, the deadline, the model-call settings) are computed once per plan, not
-once per execution.
+out-edges, the loop bound, the deadline, the model-call settings, the node's own concurrency cap)
+are computed once per plan, not once per execution.
 
 Invariants: every value is exactly what the runtime used to compute from `node.param(...)` at run
 time — same defaults, same conversions, in the same order. A value that does not convert (only a
@@ -81,6 +81,7 @@ class NodeSetup:
     deadline_s: float | None  # one execution's deadline (0 = none); None: convert at use
     call: CallSettings | None  # None (a role that makes no model calls, or a value that does not
     # convert): worked out — and failed on — at call time
+    concurrency: int  # the node's own cap on its calls at once (0: only the run's), `node_cap`
 
 
 install_fast_init(CallSettings)  # made for every node of every compiled plan
@@ -147,7 +148,16 @@ def node_setup(node: PlanNode) -> NodeSetup:
     return NodeSetup(str(get("model") or DEFAULT_MODEL), str(system_prompt) if system_prompt else "",
                      facts.multiple, facts.required, waits_for,
                      node.outputs if len(forward) == len(node.outputs) else tuple(forward), tuple(loops), bound,
-                     deadline_s, call)
+                     deadline_s, call, node_cap(spec, get("concurrency")))
+
+
+def node_cap(spec: RoleSpec | None, value: Any) -> int:
+    """A node's own cap on its calls at once: its `concurrency` param when its role declares one and it
+    is a positive whole number; 0 (only the run's cap) otherwise — 0, empty, or a value validation
+    refuses (a plan is only compiled from a valid workflow)."""
+    if spec is None or spec.param("concurrency") is None:
+        return 0
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 _SHARED_CALLS: dict[tuple[Any, ...], CallSettings] = {}  # by the raw params they were made from

@@ -197,3 +197,14 @@ def test_budgets_read_none_at_zero_and_labels_are_words(qtbot) -> None:  # type:
     assert retries.spin.specialValueText() == ""  # not a budget: 0 is a number
     tokens.spin.setValue(500)
     assert tokens.spin.text() == "500" and tokens.value() == 500
+
+
+def test_fan_out_roles_show_their_concurrency_with_the_runs_cap_at_zero(qtbot: QtBot) -> None:
+    for role, default in (("executor", 0), ("vote", 0), ("map", 4)):
+        form = NodeForm(Node("n", role))
+        qtbot.addWidget(form)
+        editor = form.editors["concurrency"]
+        assert isinstance(editor, IntEditor) and (editor.spin.minimum(), editor.spin.maximum()) == (0, 1000)
+        assert editor.spin.value() == default and editor.spin.specialValueText() == "run's cap"
+        assert "0 = only the run's cap" in editor.toolTip()  # the help, on hover
+    assert "concurrency" not in NodeForm(Node("p", "planner")).editors

@@ -28,9 +28,15 @@ from widgets.inspector.model_catalog import BUILTIN_MODELS, known_models
 _INT_LIMIT = 2_147_483_647
 
 
-def _zero_means_none(spec: ParamSpec) -> bool:
-    """Limits whose help says "0 = none" (budgets) show "none" at 0 rather than a number."""
-    return spec.minimum == 0 and "0 = none" in spec.help
+def _zero_text(spec: ParamSpec) -> str:
+    """What a spin box shows at 0 for limits whose help says what 0 means: "none" for budgets
+    ("0 = none"), "run's cap" for a node's own concurrency ("0 = only the run's cap"); "" (the
+    number) otherwise."""
+    if spec.minimum != 0:
+        return ""
+    if "0 = none" in spec.help:
+        return "none"
+    return "run's cap" if "0 = only the run's cap" in spec.help else ""
 
 
 class IntEditor(ParamEditor):
@@ -40,8 +46,7 @@ class IntEditor(ParamEditor):
         low = -_INT_LIMIT if spec.minimum is None else max(int(spec.minimum), -_INT_LIMIT)
         high = _INT_LIMIT if spec.maximum is None else min(int(spec.maximum), _INT_LIMIT)
         self.spin.setRange(low, high)
-        if _zero_means_none(spec):
-            self.spin.setSpecialValueText("none")  # a budget of 0 is no budget: say so
+        self.spin.setSpecialValueText(_zero_text(spec))  # a budget of 0 is no budget: say so
         self.spin.setKeyboardTracking(False)
         self._layout.addWidget(self.spin)
         self.spin.valueChanged.connect(self._emit)
@@ -61,8 +66,7 @@ class FloatEditor(ParamEditor):
         self.spin.setRange(-1e12 if spec.minimum is None else spec.minimum,
                            1e12 if spec.maximum is None else spec.maximum)
         self.spin.setSingleStep(0.1 if (spec.maximum or 10) <= 10 else 1.0)
-        if _zero_means_none(spec):
-            self.spin.setSpecialValueText("none")
+        self.spin.setSpecialValueText(_zero_text(spec))
         self.spin.setKeyboardTracking(False)
         self._layout.addWidget(self.spin)
         self.spin.valueChanged.connect(self._emit)
