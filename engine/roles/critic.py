@@ -5,17 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.roles.parsing import parse_verdict, parse_with_repair
+from engine.roles.reply_schemas import FORMAT_VERDICT
 from engine.roles.review import judge_loop
 from engine.roles.text import as_text
 from engine.runtime.context import NodeContext
 
-_ASK = ('Reply with only a JSON verdict: {"decision": "approve|revise|reject", "score": 0..1, '
-        '"reasons": [...], "claims": [{"claim": "...", "supported": true}]}')
-
 
 async def judge_with_model(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
     rubric = str(ctx.param("rubric") or "")
-    prompt = f"Review this artifact.\nRubric: {rubric}\n\nArtifact:\n{as_text(artifact)}\n\n{_ASK}"
+    prompt = f"Review this artifact.\nRubric: {rubric}\n\nArtifact:\n{as_text(artifact)}\n\n{FORMAT_VERDICT}"
     meta: dict[str, Any] = {"max_rounds": int(ctx.param("max_rounds") or 0), "task": rubric}
     reply = await ctx.llm(prompt, **meta)
     verdict = await parse_with_repair(ctx, reply.content, parse_verdict, "verdict", **meta)

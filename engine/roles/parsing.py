@@ -1,5 +1,6 @@
 """Parsing the structured replies of models — plans and verdicts — with one repair round.
 
+Plans and verdicts are validated against their JSON Schemas (`reply_schemas.py`), then normalised.
 Invariants: a parsed plan is a DAG whose tasks come after the tasks they depend on (a task listed
 before its dependency is moved after it; unknown ids and cycle-closing dependencies are dropped)
 with unique ids and at most `max_tasks` tasks; a parsed verdict has a known
@@ -14,31 +15,36 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engine.events import ErrorRaised
+from engine.roles.reply_schemas import PLAN_SCHEMA, VERDICT_SCHEMA, schema_problems
 from engine.roles.text import extract_json
 from engine.runtime.context import NodeContext
 from engine.runtime.state import NodeFailed
 
 T = TypeVar("T")
+_PLAN_SHAPE = 'a plan is {"tasks": [{"id", "task", "depends_on"}, ...]} with at least one task'
 
 
 def parse_plan(text: str, max_tasks: int) -> list[dict[str, Any]]:
+    return read_plan(text, max_tasks)[0]
+
+
+def read_plan(text: str, max_tasks: int) -> tuple[list[dict[str, Any]], int]:
+    """The plan in `text` (validated against `PLAN_SCHEMA`, normalised), and how many tasks past
+    `max_tasks` were left out."""
     data = extract_json(text)
-    raw = data.get("tasks") if isinstance(data, dict) else data
-    if not isinstance(raw, list) or not raw:
-        raise ValueError('a plan is {"tasks": [{"id", "task", "depends_on"}, ...]} with at least one task')
+    if problems := schema_problems(data, PLAN_SCHEMA):
+        raise ValueError(f"it does not match the plan schema ({'; '.join(problems)}); {_PLAN_SHAPE}")
+    raw = data["tasks"] if isinstance(data, dict) else data
     tasks: list[dict[str, Any]] = []
     for index, item in enumerate(raw[:max_tasks]):
         if isinstance(item, str):
             item = {"task": item}
-        if not isinstance(item, dict) or not str(item.get("task", "")).strip():
-            raise ValueError(f"task {index + 1} has no 'task' text")
         task_id = str(item.get("id") or f"t{index + 1}")
         if any(t["id"] == task_id for t in tasks):
             task_id = f"{task_id}_{index + 1}"
-        deps = item.get("depends_on") or []
         tasks.append({"id": task_id, "task": str(item["task"]),
-                      "depends_on": [str(d) for d in deps] if isinstance(deps, list) else []})
-    return dependencies_first(tasks)
+                      "depends_on": [str(d) for d in item.get("depends_on") or []]})
+    return dependencies_first(tasks), max(0, len(raw) - max_tasks)
 
 
 def dependencies_first(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -64,21 +70,16 @@ def dependencies_first(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def parse_verdict(text: str) -> dict[str, Any]:
+    """The verdict in `text`, validated against `VERDICT_SCHEMA`; the score clamped to 0..1."""
     data = extract_json(text)
-    if not isinstance(data, dict):
-        raise ValueError("a verdict is a JSON object")
-    decision = str(data.get("decision", "")).lower()
-    if decision not in ("approve", "revise", "reject"):
-        raise ValueError(f"decision must be approve, revise or reject, not {data.get('decision')!r}")
-    try:
-        score = min(1.0, max(0.0, float(data.get("score", 0.0))))
-    except (TypeError, ValueError):
-        raise ValueError(f"score must be a number, not {data.get('score')!r}") from None
-    reasons = data.get("reasons") or []
-    claims = data.get("claims") or []
-    return {"decision": decision, "score": score,
+    if isinstance(data, dict) and isinstance(data.get("decision"), str):
+        data = {**data, "decision": data["decision"].strip().lower()}
+    if problems := schema_problems(data, VERDICT_SCHEMA):
+        raise ValueError(f"it does not match the verdict schema ({'; '.join(problems)})")
+    reasons, claims = data.get("reasons") or [], data.get("claims") or []
+    return {"decision": data["decision"], "score": min(1.0, max(0.0, float(data.get("score", 0.0)))),
             "reasons": [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)],
-            "claims": [c for c in claims if isinstance(c, dict)] if isinstance(claims, list) else []}
+            "claims": list(claims)}
 
 
 async def parse_with_repair(ctx: NodeContext, reply: str, parse: Callable[[str], T], what: str,

@@ -7,6 +7,7 @@ literal braces in prompts (JSON examples) are left alone.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +25,9 @@ def as_text(value: Any) -> str:
         return str(value)
 
 
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)
+
+
 def render(template: str, **values: Any) -> str:
     text = str(template or "")
     for name, value in values.items():
@@ -32,19 +36,25 @@ def render(template: str, **values: Any) -> str:
 
 
 def extract_json(text: str) -> Any:
-    """The first JSON object in `text` (bare, or inside a ``` fence); ValueError saying why not."""
+    """The JSON value of a reply: the whole reply, else the inside of its first ``` fence, else the
+    first JSON object in it, else the first JSON list; ValueError saying why not."""
     stripped = text.strip()
-    try:
-        return json.loads(stripped)
-    except ValueError:
-        pass
-    start = stripped.find("{")
-    while start != -1:
+    candidates = [stripped]
+    if (fence := _FENCE.search(stripped)) is not None:
+        candidates.append(fence.group(1).strip())
+    for candidate in candidates:
         try:
-            value, _ = json.JSONDecoder().raw_decode(stripped, start)
-            return value
+            return json.loads(candidate)
         except ValueError:
-            start = stripped.find("{", start + 1)
+            pass
+    decoder = json.JSONDecoder()
+    for opener in "{[":
+        start = stripped.find(opener)
+        while start != -1:
+            try:
+                return decoder.raw_decode(stripped, start)[0]
+            except ValueError:
+                start = stripped.find(opener, start + 1)
     raise ValueError(f"no JSON object in the reply (starts {stripped[:60]!r})")
 
 

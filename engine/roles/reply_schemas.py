@@ -1,0 +1,86 @@
+"""The JSON Schemas a planner's plan and a critic's verdict are validated against, and how to say
+what is wrong with a reply that does not match (for the repair call and the node's failure).
+
+The schemas accept what models commonly send and the roles normalise afterwards (`parsing.py`): a
+plan is `{"tasks": [...]}` or a bare list; a task is an object with a non-empty `task` text, or
+just that text; ids may be strings or integers; `reasons` may be one string. `FORMAT_*` are the
+instructions appended to the prompts, so a model is told the shape before its first reply.
+
+Invariant: `schema_problems` lists every violation (at most `_MAX_LISTED`), each as
+"<where>: <what>", `where` a path such as `tasks[2].depends_on` (`reply` for the whole reply).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+_ID = {"type": ["string", "integer"]}
+_TASK = {"oneOf": [
+    {"type": "string", "minLength": 1, "pattern": r"\S"},
+    {"type": "object", "required": ["task"], "properties": {
+        "id": _ID,
+        "task": {"type": "string", "minLength": 1, "pattern": r"\S"},
+        "depends_on": {"type": "array", "items": _ID}}},
+]}
+_TASKS = {"type": "array", "minItems": 1, "items": _TASK}
+
+PLAN_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Plan",
+    "oneOf": [{"type": "object", "required": ["tasks"], "properties": {"goal": {"type": "string"}, "tasks": _TASKS}},
+              _TASKS],
+}
+
+VERDICT_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Verdict",
+    "type": "object",
+    "required": ["decision"],
+    "properties": {
+        "decision": {"enum": ["approve", "revise", "reject"]},  # compared lower-cased (`parsing.py`)
+        "score": {"type": "number"},
+        "reasons": {"type": ["array", "string"], "items": {"type": "string"}},
+        "claims": {"type": "array", "items": {"type": "object"}},
+    },
+}
+
+FORMAT_PLAN = ('Reply with only a JSON plan: {"tasks": [{"id": "t1", "task": "what to do", "depends_on": []}, '
+               '{"id": "t2", "task": "...", "depends_on": ["t1"]}]} — at most {max_tasks} tasks; depends_on '
+               'lists the ids of the tasks whose results a task needs (tasks without them run in parallel).')
+FORMAT_VERDICT = ('Reply with only a JSON verdict: {"decision": "approve|revise|reject", "score": 0..1, '
+                  '"reasons": [...], "claims": [{"claim": "...", "supported": true}]}')
+
+_MAX_LISTED = 5
+_VALIDATORS = {id(PLAN_SCHEMA): Draft202012Validator(PLAN_SCHEMA),
+               id(VERDICT_SCHEMA): Draft202012Validator(VERDICT_SCHEMA)}
+
+
+def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
+    """What in `value` does not match `schema` (empty when it matches)."""
+    validator = _VALIDATORS.get(id(schema)) or Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
+        leaves = _leaves(error)
+        for leaf in leaves[:_MAX_LISTED]:
+            problems.append(f"{_where(leaf.absolute_path)}: {leaf.message}")
+    return list(dict.fromkeys(problems))[:_MAX_LISTED]
+
+
+def _leaves(error: Any) -> list[Any]:
+    """For a `oneOf` miss, the errors of the alternatives that came closest (the deepest, followed
+    down), not the summary "is not valid under any of the given schemas"."""
+    if not error.context:
+        return [error]
+    deepest = max(len(e.absolute_path) for e in error.context)
+    if deepest <= len(error.absolute_path) and all(not e.context for e in error.context):
+        return [error]
+    return [leaf for e in error.context if len(e.absolute_path) == deepest for leaf in _leaves(e)]
+
+
+def _where(path: Any) -> str:
+    text = "reply"
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
