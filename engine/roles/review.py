@@ -8,7 +8,9 @@ a planner) replans, at most its `max_replans` times per run; without one the nod
 reasons. The best-scoring artifact is kept; with `rollback_on_worse`, a revision that scores worse
 is not built upon and the best one is the result. When the loop ends unapproved, a human policy (if
 the run has one) may approve or edit the best artifact; otherwise the node fails with the reasons
-(and the person's reason for rejecting it, when they gave one).
+(and the person's reason for rejecting it, when they gave one). A re-run of the loop body that fails
+(its calls' own retries spent) is taken as a reject of that revision: replan if a planner may, else
+a person may approve the best artifact so far, else the node fails saying what failed.
 Judge nodes without a feedback loop only judge: they emit the verdict, and the approved artifact
 only on approval. With a loop, the author's other consumers are wired (at compile time, see
 `engine.runtime.plan`) to the judge's approved port, so they get the loop's final artifact.
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from engine.events import NodeOutput
+from engine.events import LogMessage, NodeOutput
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode
 from engine.runtime.state import NodeFailed
@@ -37,26 +39,33 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
     artifact = ctx.inputs["subject"]
     best: tuple[float, Any] | None = None
     revisions = 0
+    failure: str | None = None  # the loop body's last re-run failed: handled as a reject of the revision
     while True:
-        verdict = await judge(ctx, artifact)
-        ctx.verdict(author, verdict, judge_model=judge_model, artifact_seq=_artifact_seq(ctx, author))
-        score = float(verdict["score"])
-        improved = best is None or score >= best[0]
-        if improved:
-            best = (score, artifact)
-        assert best is not None
-        if verdict["decision"] == "approve":
-            chosen = artifact if improved or not rollback else best[1]
-            return {"verdict": verdict, approved_port: chosen}
-        basis = best[1] if rollback else artifact
-        feedback = {**verdict, "artifact": basis}
-        if verdict["decision"] == "reject":
+        if failure is None:
+            verdict = await judge(ctx, artifact)
+            ctx.verdict(author, verdict, judge_model=judge_model, artifact_seq=_artifact_seq(ctx, author))
+            score = float(verdict["score"])
+            improved = best is None or score >= best[0]
+            if improved:
+                best = (score, artifact)
+            assert best is not None
+            if verdict["decision"] == "approve":
+                chosen = artifact if improved or not rollback else best[1]
+                return {"verdict": verdict, approved_port: chosen}
+            feedback = {**verdict, "artifact": best[1] if rollback else artifact}
+            decision, why = str(verdict["decision"]), "rejected"
+        else:
+            assert best is not None
+            verdict = {"decision": "reject", "score": 0.0, "reasons": [failure], "claims": []}
+            feedback = {**verdict, "artifact": best[1], "failed": author}
+            decision, why, failure = "reject", "a revision failed", None
+        if decision == "reject":
             planner = _planner_for(plan.nodes, author, loop_start)
             if planner is None or not _may_replan(ctx, planner):
-                return await _unapproved(ctx, verdict, best[1], approved_port, "rejected")
+                return await _unapproved(ctx, verdict, best[1], approved_port, why)
             _count_replan(ctx, planner)
             ctx.round += 1
-            outputs = await ctx.rerun(planner.id, author, feedback=feedback, round=ctx.round)
+            start = planner.id
         elif loop_start is None:
             return {"verdict": verdict}
         elif revisions >= max_rounds:
@@ -66,7 +75,13 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
             ctx.round += 1
             if plan.nodes[loop_start].role == "planner":  # a revise sent to a planner is a replan (counted)
                 _count_replan(ctx, plan.nodes[loop_start])
-            outputs = await ctx.rerun(loop_start, author, feedback=feedback, round=ctx.round)
+            start = loop_start
+        try:
+            outputs = await ctx.rerun(start, author, feedback=feedback, round=ctx.round)
+        except NodeFailed as exc:  # the ladder goes on: replan, then a person, then the judge fails
+            failure = f"the re-run of {plan.nodes[start].label} … {plan.nodes[author].label} failed: {exc}"
+            ctx.emit(LogMessage, node_id=ctx.key, level="warning", message=f"{ctx.node.label}: {failure}")
+            continue
         if author_port not in outputs:
             raise NodeFailed(f"the author {author} produced no {author_port!r} when re-run")
         artifact = outputs[author_port]
