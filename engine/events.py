@@ -204,6 +204,26 @@ class BudgetExceeded(Event):
     node_id: str | None = None
 
 
+class RunPaused(Event):
+    """The run holds: no further node starts (nodes already running go on to their end) until a
+    `RunResumed`. `reason` "user": `Run.pause()`; "breakpoint": `node_id` has a breakpoint and is held
+    before it starts (it stays queued). Announced once per change: pausing a held run says nothing."""
+
+    kind: ClassVar[str] = "run_paused"
+    reason: Literal["user", "breakpoint"]
+    node_id: str | None = None  # the node held at its breakpoint
+
+
+class RunResumed(Event):
+    """The run goes on. `mode` "resume": nodes start freely again; "step": exactly one node, `node_id`,
+    is let through (its `running` state follows) and the run holds again after it, with no
+    `RunPaused` of its own. So a run holds from a `RunPaused` or a step until a "resume"."""
+
+    kind: ClassVar[str] = "run_resumed"
+    mode: Literal["resume", "step"]
+    node_id: str | None = None  # the node a step let through
+
+
 class HumanDecisionRequested(Event):
     kind: ClassVar[str] = "human_requested"
     node_id: str
@@ -241,7 +261,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RunStarted, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
         LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished,
         MemoryRead, MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
-        HumanDecisionMade, ErrorRaised, LogMessage,
+        HumanDecisionMade, ErrorRaised, LogMessage, RunPaused, RunResumed,
     )
 }
 

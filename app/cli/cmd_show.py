@@ -1,5 +1,6 @@
 """`triadic show RUN_ID`: one stored run in detail — summary, span tree with timings / tokens / cost,
-verdicts, memory writes, outputs; `--events` dumps every event as one JSON object per line. A unique
+verdicts, memory writes, when the run was paused and went on, outputs; `--events` dumps every event
+as one JSON object per line (a pause is `"kind": "run_paused"`, with its `reason` and `node_id`). A unique
 id prefix is accepted; an unknown or ambiguous id is a `CliError` naming the database."""
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from rich.table import Table
 
 from app.cli import fmt
 from app.cli.errors import EXIT_OK, CliError
+from app.cli.event_lines import hold_line
 from app.cli.span_tree import build_tree
 from app.cli.store_access import open_store
 from app.cli.summary import verdict_table
+from engine import events as ev
 
 if TYPE_CHECKING:
     from engine.store import MemoryEntry, RunSummary
@@ -40,6 +43,12 @@ def execute(args: argparse.Namespace) -> int:
         writes = store.memory_writes(run.id)
         if writes:
             console.print(_memory_table(writes))
+        holds = [e for e in store.iter_events(run.id, kinds=(ev.RunPaused.kind, ev.RunResumed.kind))
+                 if isinstance(e, ev.RunPaused | ev.RunResumed)]
+        if holds:
+            console.print("Pauses:", markup=False)
+            for hold in holds:
+                console.print(f"  at {fmt.duration(hold.ts)}: {hold_line(hold)}", markup=False, soft_wrap=True)
         for name, value in run.outputs.items():
             console.print(f"output {name}:", markup=False)
             console.print(fmt.text(value), markup=False, soft_wrap=True)

@@ -7,6 +7,8 @@ of the tool call that just ended); never changes it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.cli import fmt
 from app.cli.board import RunBoard
 from engine import events as ev
@@ -62,9 +64,21 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
     if isinstance(e, ev.LogMessage) and e.level != "debug":
         who = f"{board.row(e.node_id).title} ({e.node_id}) " if e.node_id else ""
         return f"{who}{e.level}: {e.message}" if e.level != "info" else f"{who}{e.message}"
+    if isinstance(e, ev.RunPaused | ev.RunResumed):
+        return hold_line(e, lambda node: f"{board.row(node).title} ({node})")
     if isinstance(e, ev.RunFinished):
         return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
     return None
+
+
+def hold_line(e: ev.RunPaused | ev.RunResumed, name: Callable[[str], str] = str) -> str:
+    """A pause, breakpoint, step or resume in words; `name` shows a node id ("Title (id)" with a board)."""
+    node = name(e.node_id) if e.node_id else "a node"
+    if isinstance(e, ev.RunPaused):
+        return f"run paused at the breakpoint before {node}" if e.reason == "breakpoint" else "run paused by the user"
+    if e.mode == "step":
+        return f"run stepped: {node} starts, then the run holds again"
+    return "run resumed"
 
 
 def _call_owner(board: RunBoard, span_id: str | None) -> str:

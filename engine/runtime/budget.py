@@ -6,6 +6,7 @@ Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_cal
 (its `CallSettings`; 0 = none; counted over the whole run, re-executions included, in `nodes` —
 which holds only the nodes with a limit of their own, the only ones whose usage is read); a node's
 `deadline_s` is enforced by the scheduler around its execution and recorded here through `hit`.
+The run's deadline is checked before each call against the run's clock less the time the run held.
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
 flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
 cost, on top of what finished calls used, across concurrent calls, and raises `BudgetHit` the moment
@@ -67,6 +68,8 @@ class BudgetTracker:
         self.limited = bool(limits.max_tokens or limits.max_cost_usd or limits.deadline_s or limits.max_turns)
         # whether every call is counted while it streams (a run token or cost limit)
         self.meters = bool(limits.max_tokens or limits.max_cost_usd)
+        # seconds the run held (paused, at a breakpoint): not counted against its deadline (`pausing`)
+        self.held_s: Callable[[], float] = _nothing_held
 
     def hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
         """Record that `budget` is exceeded (for limits checked elsewhere, e.g. a node's deadline)."""
@@ -133,7 +136,7 @@ class BudgetTracker:
     def before_call(self, node_id: str, elapsed: Callable[[], float], node: CallSettings) -> None:
         """A call of `node_id` is about to start (one turn); `elapsed()` is the run's clock."""
         lim = self.limits
-        if lim.deadline_s and (elapsed_s := elapsed()) > lim.deadline_s:
+        if lim.deadline_s and (elapsed_s := elapsed() - self.held_s()) > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
         if lim.max_turns and self.total.turns >= lim.max_turns:
             self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
@@ -164,3 +167,7 @@ class BudgetTracker:
             self._hit("tokens", node.max_tokens, mine.tokens, node_id, "node")
         if node.max_cost_usd and mine.cost_usd > node.max_cost_usd:
             self._hit("cost_usd", node.max_cost_usd, round(mine.cost_usd, 6), node_id, "node")
+
+
+def _nothing_held() -> float:
+    return 0.0

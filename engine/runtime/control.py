@@ -1,8 +1,13 @@
 """Run control shared by every node: pause / resume / step, breakpoints, and human decisions.
 
 Invariants: a paused run starts no new node (running ones finish); `step()` lets exactly one more
-node start; a node with a breakpoint pauses the run before it starts. A human gate waits on an
-`asyncio.Future` (no polling) until `decide()` answers it, or the `HumanPolicy` does.
+node start and the run holds again after it; a node with a breakpoint pauses the run before it starts.
+`paused` is whether the run holds (paused by the user, at a breakpoint, or after a step) and
+`on_change(cause, node_id)` is called once per change of it — pausing a held run, or resuming a free
+one, calls nothing — plus once per node a step lets through ("step", that node), so a listener can
+announce every change and nothing else. A node that is not held costs `holds()` only: the listener is
+never on that path. A human gate waits on an `asyncio.Future` (no polling) until `decide()` answers
+it, or the `HumanPolicy` does.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 HumanChoice = Literal["approve", "reject", "edit"]
+# why the run holds ("user", "breakpoint"), or how it goes on ("resume", "step")
+HoldCause = Literal["user", "breakpoint", "resume", "step"]
+HoldListener = Callable[[HoldCause, str | None], None]
 
 
 class HumanAnswer(NamedTuple):
@@ -48,25 +56,34 @@ class HumanPolicy:
 
 
 class RunControl:
-    def __init__(self) -> None:
+    def __init__(self, on_change: HoldListener | None = None) -> None:
         self._resumed = asyncio.Event()
         self._resumed.set()
         self._steps = 0
+        self._held = False
+        self.on_change = on_change
         self.breakpoints: set[str] = set()
         self.pending_human: dict[str, asyncio.Future[HumanReply]] = {}
 
     @property
     def paused(self) -> bool:
-        return not self._resumed.is_set()
+        """Whether the run holds: paused, at a breakpoint, or after a step (a step granted to a held run
+        leaves it held; a step granted to a free run holds it once the step is taken)."""
+        return self._held
 
     def pause(self) -> None:
+        """Hold the run; a step granted and not yet taken is withdrawn."""
+        self._steps = 0
         self._resumed.clear()
+        self._set_held(True, "user")
 
     def resume(self) -> None:
         self._steps = 0
         self._resumed.set()
+        self._set_held(False, "resume")
 
     def step(self) -> None:
+        """Let one more node start; the run holds again once it has (a free run too: it holds after it)."""
         self._steps += 1
         self._resumed.set()
 
@@ -78,16 +95,27 @@ class RunControl:
     async def admit(self, node_id: str) -> None:
         """Wait until `node_id` may start (not paused, or a step is granted)."""
         if node_id in self.breakpoints and not self._steps:
-            self.pause()
+            self._resumed.clear()
+            self._set_held(True, "breakpoint", node_id)
         while True:
             await self._resumed.wait()
             if self._steps:
                 self._steps -= 1
                 if not self._steps:
                     self._resumed.clear()
+                self._held = True
+                if self.on_change is not None:
+                    self.on_change("step", node_id)
                 return
             if self._resumed.is_set():
                 return
+
+    def _set_held(self, held: bool, cause: HoldCause, node_id: str | None = None) -> None:
+        if held is self._held:
+            return
+        self._held = held
+        if self.on_change is not None:
+            self.on_change(cause, node_id)
 
     def wait_human(self, node_id: str) -> asyncio.Future[HumanReply]:
         future: asyncio.Future[HumanReply] = asyncio.get_running_loop().create_future()

@@ -9,6 +9,10 @@ and acts once: before the run began it ends the run cancelled before its first n
 cancels it; once its outcome is known it changes nothing. A run whose models cannot be
 called (an API key missing: `preflight`) fails before its first node runs. While a run goes on, the
 objects that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
+A run that ends without a value on any Output fails saying which node upstream held it back
+(`no_result`); a run cut off by its `deadline_s` names the nodes that were running then (`run_deadline`).
+Each change of the run's hold (pause, breakpoint, step, resume) is one `RunPaused` / `RunResumed`
+event, and the run's `deadline_s` does not count the time the run holds (`pausing`).
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ from engine.llm.types import ChatGateway
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.control import HumanChoice, HumanPolicy, RunControl
 from engine.runtime.hub import EventHub
+from engine.runtime.no_result import explain_no_result
+from engine.runtime.pausing import PauseAnnouncer, RunDeadline
 from engine.runtime.plan import CompileError, RunPlan
 from engine.runtime.preflight import missing_keys
+from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.state import RunState
 
@@ -60,6 +67,8 @@ class Run:
             _check_overrides(plan, self.overrides)
         self.hub = EventHub(self.run_id)
         self.control = RunControl()
+        self._deadline = RunDeadline(plan.budget.deadline_s)  # its clock stops while the run holds (pausing.py)
+        self._pauses = self.control.on_change = PauseAnnouncer(self.hub, self.control, self._deadline)
         self._gateway, self._store, self._human, self._tools, self._memory = gateway, store, human, tools, memory
         self._task: asyncio.Task[RunResult] | None = None
         self._cancel_requested = False
@@ -126,10 +135,12 @@ class Run:
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
                  settings={"concurrency": plan.concurrency, "seed": plan.seed,
                            "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)})
+        state.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
+        self._pauses.start(span)
         graph = GraphExecutor(state, plan, parent_span=span, inputs=self.inputs)
         status: RunStatus = "succeeded"
         reason = ""
-        deadline = plan.budget.deadline_s or None
+        watch = DeadlineWatch(hub.node_states)  # the nodes the deadline cuts off, for the reason
         self._cancellable = True  # no await since `_execute` began: a cancel until here was only noted
         try:
             if self._cancel_requested:
@@ -137,22 +148,25 @@ class Run:
             if problems := await _missing_keys(plan, self.overrides, self._gateway):  # before anything is paid for
                 raise _CannotStart("; ".join(problems))
             # in this task (not wait_for's own): the graph has wound down when the deadline's cut ends
-            async with asyncio.timeout(deadline):
+            async with self._deadline.window() as window:
+                watch.arm(window.when())
+                self._deadline.on_moved = watch.arm  # a pause moves the deadline (pausing.py)
                 await graph.execute()
             if graph.failures:
                 status, reason = "failed", "; ".join(graph.failures)
-            elif not graph.results and (missing := _outputs_without_value(plan)):
-                # Every Output was skipped (e.g. a final check that never approved): no result, no success.
-                status, reason = "failed", f"no result: {missing} received no value"
+            elif not graph.results and (missing := explain_no_result(graph, hub.history)):
+                # Every Output was skipped (e.g. a final check that never approved): no result, no success;
+                # the reason names what upstream held the value back (a rejection, a route, a verdict).
+                status, reason = "failed", f"no result: {missing}"
         except BudgetHit as hit:
             status, reason = "budget_exceeded", str(hit)
             hub.emit(BudgetExceeded, span_id=span, budget=hit.budget, limit=hit.limit, actual=hit.actual,
                      node_id=hit.node_id)
         except TimeoutError:
-            status = "budget_exceeded"
-            reason = f"run deadline_s budget exceeded: {hub.elapsed():.3g} s > limit {plan.budget.deadline_s:g} s"
+            elapsed = hub.elapsed() - self._deadline.held_s()  # the time the run held is not counted
+            status, reason = "budget_exceeded", deadline_reason(plan, elapsed, watch.cut)
             hub.emit(BudgetExceeded, span_id=span, budget="deadline_s", limit=plan.budget.deadline_s,
-                     actual=round(hub.elapsed(), 3))
+                     actual=round(elapsed, 3))
         except _CannotStart as problem:
             status, reason = "failed", f"cannot start: {problem}"
         except asyncio.CancelledError:
@@ -160,8 +174,10 @@ class Run:
         except Exception as exc:  # an engine bug must still end the run with a recorded reason
             status, reason = "failed", f"internal error: {type(exc).__name__}: {exc}"
         finally:
+            watch.disarm()
             self._cancellable = False  # the outcome is known: a cancel from here on changes nothing
         await _close_tools(state.tools)  # MCP servers stop before the run reports its end
+        self._pauses.stop()
         usage = state.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
                            usage.cost_usd, hub.elapsed(), list(state.verdicts))
@@ -234,11 +250,6 @@ async def execute(wf: Any, *, base_dir: Any = None, **kw: Any) -> RunResult:
     from engine.runtime.plan import compile_workflow
 
     return await Run(compile_workflow(wf, base_dir=base_dir), **kw).wait()
-
-
-def _outputs_without_value(plan: RunPlan) -> str:
-    """The Output nodes of `plan`, named for a message ('' when the workflow has none)."""
-    return ", ".join(f"Output {n.label}" for n in plan.nodes.values() if n.role == "output")
 
 
 async def _close_tools(tools: Any) -> None:
