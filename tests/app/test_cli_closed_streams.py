@@ -9,20 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli_fixtures import ROOT, example_doc, write_doc
+from cli_fixtures import ROOT, gated_doc, write_doc
 
 TRIADIC = str(Path(sys.executable).with_name("triadic"))
 
 
 def _gated(tmp_path: Path) -> Path:
-    doc = example_doc()
-    doc["nodes"].append({"id": "gate", "role": "human_gate", "title": "Sign off",
-                         "params": {"prompt": "Publish this?"}, "ui": {"x": 840.0, "y": 120.0}})
-    doc["edges"] = [e for e in doc["edges"] if e["id"] != "e5"] + [
-        {"id": "e6", "source": "critic", "source_port": "approved", "target": "gate", "target_port": "subject"},
-        {"id": "e7", "source": "gate", "source_port": "approved", "target": "result", "target_port": "value"},
-    ]
-    return write_doc(tmp_path / "gated.triadic.json", doc)
+    return write_doc(tmp_path / "gated.triadic.json", gated_doc())
 
 
 def _run_closed(argv: list[str], *, close: tuple[int, ...]) -> subprocess.CompletedProcess[str]:

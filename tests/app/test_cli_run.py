@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_fixtures import EXAMPLE, example_doc, write_doc
+from cli_fixtures import EXAMPLE, example_doc, gated_doc, write_doc
 
 from app.cli.main import main
 
@@ -87,15 +87,6 @@ def test_provider_error_prints_reason_and_exits_1(tmp_path: Path, capsys: pytest
     assert "reason: Plan (planner): " in summary and "simulated server error (500)" in summary
 
 
-def _gated_doc() -> dict[str, object]:
-    doc = example_doc()
-    doc["nodes"].append({"id": "gate", "role": "human_gate", "title": "Sign off",
-                         "params": {"prompt": "Publish this?"}, "ui": {"x": 840.0, "y": 120.0}})
-    doc["edges"] = [e for e in doc["edges"] if e["id"] != "e5"] + [
-        {"id": "e6", "source": "critic", "source_port": "approved", "target": "gate", "target_port": "subject"},
-        {"id": "e7", "source": "gate", "source_port": "approved", "target": "result", "target_port": "value"},
-    ]
-    return doc
 
 
 def _run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, object]], str]:
@@ -109,7 +100,7 @@ def _exit_code_for(records: list[dict[str, object]]) -> int:
 
 
 def test_human_gate_auto_approve_and_reject(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write_doc(tmp_path / "gated.triadic.json", _gated_doc())
+    path = write_doc(tmp_path / "gated.triadic.json", gated_doc())
     base = ["run", str(path), "--db", str(tmp_path / "t.db"), "--json"]
     code, records, _ = _run_json([*base, "--auto-approve"], capsys)
     decisions = [(r["decision"], r["by"]) for r in records if r["kind"] == "human_decided"]
@@ -123,7 +114,7 @@ def test_human_gate_auto_approve_and_reject(tmp_path: Path, capsys: pytest.Captu
 
 def test_human_gate_without_terminal_rejects_with_reason(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write_doc(tmp_path / "gated.triadic.json", _gated_doc())
+    path = write_doc(tmp_path / "gated.triadic.json", gated_doc())
     code, records, err = _run_json(["run", str(path), "--db", str(tmp_path / "t.db"), "--json"], capsys)
     assert "gate (Publish this?) rejected: no terminal to ask on and neither --auto-approve" in err
     decided = [r for r in records if r["kind"] == "human_decided"]

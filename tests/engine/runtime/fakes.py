@@ -84,3 +84,12 @@ def triad(**critic: Any) -> Workflow:
          ("result", "output", {"name": "result"})],
         ["goal.value->planner.goal", "planner.plan->executor.task", "executor.result->critic.subject",
          "critic.verdict->executor.feedback", "critic.approved->result.value"])
+
+
+def chain(n: int, **settings: Any) -> Workflow:
+    """input → x0 → … → x{n-1} → output: `n` executors in a row."""
+    nodes = [("in", "input", {}), *((f"x{i}", "executor", {}) for i in range(n)), ("out", "output", {})]
+    names = ["in", *(f"x{i}" for i in range(n))]
+    edges = [f"{names[0]}.value->x0.task", *(f"x{i}.result->x{i + 1}.task" for i in range(n - 1)),
+             f"x{n - 1}.result->out.value"]
+    return build(nodes, edges, **settings)

@@ -13,15 +13,7 @@ from engine.events import (
 )
 from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow, execute
-from tests.engine.runtime.fakes import FakeGateway, build
-
-
-def chain(n: int, **settings: float) -> object:
-    nodes = [("in", "input", {}), *((f"x{i}", "executor", {}) for i in range(n)), ("out", "output", {})]
-    names = ["in", *(f"x{i}" for i in range(n))]
-    edges = [f"{names[0]}.value->x0.task", *(f"x{i}.result->x{i + 1}.task" for i in range(n - 1)),
-             f"x{n - 1}.result->out.value"]
-    return build(nodes, edges, **settings)
+from tests.engine.runtime.fakes import FakeGateway, build, chain
 
 
 @pytest.mark.asyncio

@@ -16,15 +16,7 @@ from engine.events import BudgetExceeded, Event, NodeStateChanged, RunPaused, Ru
 from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
 from engine.store.segments import FORMAT_EVENT_TUPLES, decode_segment
-from tests.engine.runtime.fakes import FakeGateway, build
-
-
-def chain(n: int, **settings: float) -> object:
-    nodes = [("in", "input", {}), *((f"x{i}", "executor", {}) for i in range(n)), ("out", "output", {})]
-    names = ["in", *(f"x{i}" for i in range(n))]
-    edges = [f"{names[0]}.value->x0.task", *(f"x{i}.result->x{i + 1}.task" for i in range(n - 1)),
-             f"x{n - 1}.result->out.value"]
-    return build(nodes, edges, **settings)
+from tests.engine.runtime.fakes import FakeGateway, chain
 
 
 async def until(condition: Callable[[], bool]) -> None:
