@@ -26,8 +26,14 @@ Semantics:
   the best artifact → else the node fails. `require_other_family` critics whose model family
   equals their author's are refused at compile (and at `Run` with model overrides).
 - Recovery ladder: the gateway retries retryable errors (`retries`), the runtime retries the call
-  once more after a backoff → repair (judge feedback) → replan → human → fail with the reason.
-  Malformed plan / verdict JSON gets one repair call, then the node fails saying why.
+  once more after a backoff → repair (malformed plan / verdict JSON gets one repair call; a judge's
+  feedback revises an artifact) → replan (a node that still fails, or a failed revision inside a
+  judge's loop, re-runs the nearest planner above it with the failure as feedback, within its
+  `max_replans`) → human (the run's `HumanPolicy`: approve tries once more, edit gives the result,
+  reject fails) → fail with the reason and what was tried (`recovery.py`, `roles/review.py`).
+  Plans and verdicts are validated against JSON Schemas (`roles/reply_schemas.py`).
+- Control: `pause()` / `resume()` / `step()` / breakpoints; each change of the hold is one
+  `RunPaused` / `RunResumed` event, and the run's deadline does not count the time it holds.
 - Router: `condition` (restricted expression over `value`, `text`, `round`), `classifier` (a model
   picks a route, routes in metadata), `escalate` (cheap → strong on a detected stall). Any other back
   edge that fires re-runs its loop body, at most the emitting node's loop bound times.
