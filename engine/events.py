@@ -192,7 +192,7 @@ class BudgetUpdated(Event):
     kind: ClassVar[str] = "budget"
     tokens: int
     cost_usd: float
-    elapsed_s: float
+    elapsed_s: float  # the run's time as its deadline counts it: the time it was paused is left out
     limits: dict[str, float] = field(default_factory=dict)
 
 

@@ -132,4 +132,4 @@ def _announce(state: RunState, parent_span: str, settings: CallSettings) -> None
         return
     total = state.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
     state.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
-                   elapsed_s=state.hub.elapsed())
+                   elapsed_s=state.hub.elapsed() - state.budget.held_s())  # as the deadline counts it

@@ -12,7 +12,15 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 import zstandard
 
-from engine.events import BudgetExceeded, Event, NodeStateChanged, RunPaused, RunResumed, RunStarted
+from engine.events import (
+    BudgetExceeded,
+    BudgetUpdated,
+    Event,
+    NodeStateChanged,
+    RunPaused,
+    RunResumed,
+    RunStarted,
+)
 from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
 from engine.store.segments import FORMAT_EVENT_TUPLES, decode_segment
@@ -114,6 +122,9 @@ async def test_the_deadline_does_not_count_the_time_the_run_is_paused() -> None:
     run.resume()
     result = await asyncio.wait_for(run.wait(), 5)
     assert result.status == "succeeded" and result.duration_s > 0.4
+    # the budget gauge counts as the deadline does: without the 0.4 s the run was held
+    gauges = [e.elapsed_s for e in run.hub.history if isinstance(e, BudgetUpdated)]
+    assert gauges and max(gauges) < 0.25
     # the clock still runs while the run goes on: 0.2 s held, then cut 0.15 s into the run
     slow = Run(compile_workflow(chain(3, deadline_s=0.15)), gateway=FakeGateway(latency_s=0.1))  # type: ignore[arg-type]
     slow.pause()
