@@ -104,5 +104,11 @@ class PauseAnnouncer:
             self.hub.emit(RunPaused, span_id=span, reason="user")
 
     def stop(self) -> None:
-        """`RunFinished` comes next: nothing more is announced, the deadline no longer moves."""
+        """`RunFinished` comes next: nothing more is announced, the deadline no longer moves. The
+        control lets go of this listener and the deadline of its mover: they formed reference cycles
+        (control → announcer → control), which kept a finished run's whole event history alive until
+        the cycle collector came by — and made every collection during the next run traverse it."""
         self._span, self._over = None, True
+        if self.control.on_change is self:
+            self.control.on_change = None
+        self.deadline.on_moved = None
