@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.checks.run import CHECK_KINDS, run_check
 from engine.checks.sandbox import SandboxLimits, SandboxResult, run_sandboxed
-from engine.checks.verdict import Verdict, approve, reject, revise
+from engine.checks.verdict import Verdict, approve, broken, reject, revise
 
-__all__ = ["CHECK_KINDS", "SandboxLimits", "SandboxResult", "Verdict", "approve", "reject", "revise",
+__all__ = ["CHECK_KINDS", "SandboxLimits", "SandboxResult", "Verdict", "approve", "broken", "reject", "revise",
            "run_check", "run_sandboxed"]

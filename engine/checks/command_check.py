@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from engine.checks.sandbox import SandboxLimits, run_sandboxed
-from engine.checks.verdict import Verdict, approve, reject, revise
+from engine.checks.verdict import Verdict, approve, broken, revise
 
 TAIL_LINES = 15
 _FAILURE = re.compile(r"^(FAILED |ERROR |FAIL:|E   |AssertionError|.*Error: )")
@@ -36,7 +36,7 @@ def _tail(text: str, label: str) -> list[str]:
 async def check_command(expression: str, subject: Any, *, timeout_s: float,
                         workdir: str | None = None, limits: SandboxLimits | None = None) -> Verdict:
     if not expression.strip():
-        return reject("the command is empty")
+        return broken("the command is empty")
     text = subject if isinstance(subject, str) else json.dumps(subject, default=str)
     data = text.encode("utf-8", "replace")
     result = await run_sandboxed(["/bin/sh", "-c", expression], stdin=data, timeout_s=timeout_s,
@@ -50,7 +50,7 @@ async def check_command(expression: str, subject: Any, *, timeout_s: float,
     if result.returncode == 0:
         return approve(f"`{expression}` exited with status 0", *summarise_failures(result.stdout)[-1:])
     if result.returncode == 127:
-        return reject(f"command not found: {result.stderr.strip() or expression}")
+        return broken(f"command not found: {result.stderr.strip() or expression}")
     status = (f"exit status {result.returncode}" if result.returncode is not None and result.returncode >= 0
               else f"killed by signal {-(result.returncode or 0)} (resource limit?)")
     return revise(f"`{expression}` failed with {status}",

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from engine.checks.sandbox import SandboxLimits, run_sandboxed, sandbox_python
-from engine.checks.verdict import Verdict, approve, reject, revise
+from engine.checks.verdict import Verdict, approve, broken, revise
 
 MAX_EXPRESSION = 20_000
 MAX_SUBJECT_BYTES = 8 << 20
@@ -89,7 +89,7 @@ def verdict_from_value(value: Any, expression: str) -> Verdict:
         try:
             return Verdict.from_record(value)
         except ValueError as exc:
-            return reject(f"the check returned a malformed verdict: {exc}")
+            return broken(f"the check returned a malformed verdict: {exc}")
     if isinstance(value, list | tuple) and len(value) == 2 and isinstance(value[0], bool):
         return approve(str(value[1])) if value[0] else revise(str(value[1]))
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -102,7 +102,7 @@ def verdict_from_value(value: Any, expression: str) -> Verdict:
 
 
 def problem_verdict(problem: str, message: str) -> Verdict:
-    return reject(message) if problem == "syntax" else revise(message)
+    return broken(message) if problem == "syntax" else revise(message)
 
 
 async def check_python(expression: str, subject: Any, *, timeout_s: float,
@@ -120,7 +120,7 @@ async def check_regex(expression: str, subject: Any, *, timeout_s: float,
     try:
         re.compile(pattern)
     except re.error as exc:
-        return reject(f"invalid regular expression at position {exc.pos}: {exc.msg}")
+        return broken(f"invalid regular expression at position {exc.pos}: {exc.msg}")
     text = subject if isinstance(subject, str) else json.dumps(_jsonable(subject))
     status, value = await evaluate(_REGEX, {"pattern": pattern, "subject": text, "full": full},
                                    timeout_s=timeout_s, limits=limits)

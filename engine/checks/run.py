@@ -14,7 +14,7 @@ from engine.checks.expression import check_python, check_regex
 from engine.checks.sandbox import SandboxLimits
 from engine.checks.schema_check import check_json_schema
 from engine.checks.sql_check import check_sql
-from engine.checks.verdict import Verdict, reject
+from engine.checks.verdict import Verdict, broken
 
 CHECK_KINDS = ("python", "json_schema", "regex", "command", "sql")
 
@@ -23,13 +23,13 @@ async def run_check(kind: str, expression: str, subject: Any, *, timeout_s: floa
                     workdir: str | None = None, limits: SandboxLimits | None = None) -> Verdict:
     """Run one deterministic check of `kind` over `subject` and return its verdict."""
     if timeout_s <= 0:
-        return reject(f"timeout_s must be positive, got {timeout_s}")
+        return broken(f"timeout_s must be positive, got {timeout_s}")
     if workdir is not None and not Path(workdir).is_dir():
-        return reject(f"the check's workdir {workdir!r} is not a directory")
+        return broken(f"the check's workdir {workdir!r} is not a directory")
     try:
         return await _dispatch(kind, expression, subject, timeout_s=timeout_s, workdir=workdir, limits=limits)
     except OSError as exc:  # the sandbox could not start (no /bin/sh, disk full, ...)
-        return reject(f"the {kind} check could not run: {exc}")
+        return broken(f"the {kind} check could not run: {exc}")
 
 
 async def _dispatch(kind: str, expression: str, subject: Any, *, timeout_s: float, workdir: str | None,
@@ -44,4 +44,4 @@ async def _dispatch(kind: str, expression: str, subject: Any, *, timeout_s: floa
         return await check_command(expression, subject, timeout_s=timeout_s, workdir=workdir, limits=limits)
     if kind == "sql":
         return await check_sql(expression, subject, timeout_s=timeout_s, workdir=workdir, limits=limits)
-    return reject(f"unknown check kind {kind!r}; expected one of {', '.join(CHECK_KINDS)}")
+    return broken(f"unknown check kind {kind!r}; expected one of {', '.join(CHECK_KINDS)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.checks.verdict import Verdict, approve, reject, revise
+from engine.checks.verdict import Verdict, approve, broken, revise
 
 MAX_SUBJECT_CHARS = 8 << 20
 MAX_REASONS = 20
@@ -45,12 +45,12 @@ def check_json_schema(expression: str, subject: Any) -> Verdict:
     try:
         schema = json.loads(expression)
     except json.JSONDecodeError as exc:
-        return reject(f"the schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        return broken(f"the schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
     try:
         validator_cls = jsonschema.validators.validator_for(schema)
         validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        return reject(f"the schema itself is invalid at {json_path(exc.absolute_path)}: {exc.message}")
+        return broken(f"the schema itself is invalid at {json_path(exc.absolute_path)}: {exc.message}")
     value, problem = parse_subject(subject)
     if problem is not None:
         return revise(problem)

@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.checks.expression import evaluate, problem_verdict, verdict_from_value
 from engine.checks.sandbox import SandboxLimits
-from engine.checks.verdict import Verdict, approve, reject, revise
+from engine.checks.verdict import Verdict, approve, broken, revise
 
 DEFAULT_MAX_ROWS = 1000
 _READ_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
@@ -107,7 +107,7 @@ async def check_sql(expression: str, subject: Any, *, timeout_s: float, workdir:
         path = resolve_db(spec["db"], workdir)
         max_rows = int(spec.get("max_rows", DEFAULT_MAX_ROWS))
     except (SqlSpecError, ValueError) as exc:
-        return reject(f"bad sql check: {exc}")
+        return broken(f"bad sql check: {exc}")
     query = strip_fences(str(subject))
     if not query:
         return revise("the query is empty")

@@ -1,7 +1,8 @@
 """The verdict of a check: the same shape a critic returns (`events.VerdictIssued` carries it).
 
 Invariants: `decision` is one of approve / revise / reject; `score` is clamped to 0..1; reasons and
-claims are plain JSON-able data, so a verdict can go straight into an event.
+claims are plain JSON-able data, so a verdict can go straight into an event. A `broken` verdict (a
+reject) says the check itself is at fault — its expression, schema or command — not the subject.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ class Verdict:
     score: float = 0.0
     reasons: list[str] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
+    # the check itself cannot judge (its expression is wrong, its command is missing): no revision of
+    # the subject can change that, so a verifier fails at once instead of asking for one
+    broken: bool = False
 
     def __post_init__(self) -> None:
         if self.decision not in DECISIONS:
@@ -62,3 +66,8 @@ def revise(*reasons: str, score: float = 0.0) -> Verdict:
 
 def reject(*reasons: str, score: float = 0.0) -> Verdict:
     return Verdict("reject", score, list(reasons))
+
+
+def broken(*reasons: str) -> Verdict:
+    """The check could not judge the subject at all (a reject that is the workflow's fault)."""
+    return Verdict("reject", 0.0, list(reasons), broken=True)

@@ -21,6 +21,7 @@ from engine.graph.naming import describe_node, describe_port, node_ports, role_l
 from engine.graph.param_checks import param_problems
 from engine.graph.problems import Problem, error, warning
 from engine.graph.specs import PortSpec, types_compatible
+from engine.graph.verifier_checks import verifier_problems
 
 __all__ = ["Problem", "can_connect", "validate"]
 
@@ -47,6 +48,7 @@ def validate(wf: Workflow) -> list[Problem]:
     problems.extend(_loop_problems(wf))
     problems.extend(family_problems(wf))
     problems.extend(memory_problems(wf))
+    problems.extend(verifier_problems(wf))
     if not any(n.role == "output" for n in wf.nodes.values()):
         problems.append(warning("no_output", "The workflow has no Output node, so a run produces no result."))
     if len(wf.nodes) > 1:

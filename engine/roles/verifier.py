@@ -4,6 +4,8 @@
 Each check is recorded as a tool call (`check.<kind>`) so traces show what ran and its verdict;
 its span always closes (`NodeContext.tool_span`): "cancelled" when the run's cancel, a budget or a
 deadline cuts the check, the check's error when it raises (which fails the node as before).
+A check that cannot judge at all (`Verdict.broken`: its expression, schema or command is wrong or
+missing) fails the node at once with what to fix: no revision or replan of the subject could help.
 `{data}` in the expression stands for the bundled example data folder (resources/examples/data).
 """
 
@@ -14,6 +16,7 @@ from typing import Any
 
 from engine.roles.review import judge_loop
 from engine.runtime.context import NodeContext
+from engine.runtime.state import NodeFailed
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "resources" / "examples" / "data"
 
@@ -25,6 +28,9 @@ async def check_subject(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
     expression = str(ctx.param("expression") or "").replace("{data}", str(DATA_DIR))
     with ctx.tool_span(f"check.{kind}", {"expression": expression}) as span:
         result = await run_check(kind, expression, artifact, timeout_s=float(ctx.param("timeout_s") or 60.0))
+        if result.broken:  # no revision of the subject can fix the check itself: fail now, say what to fix
+            raise NodeFailed(f"the {kind} check cannot judge anything: {'; '.join(result.reasons)} "
+                             f"(fix the verifier's check; no revision was asked for)")
         verdict = {"decision": result.decision, "score": float(result.score), "reasons": list(result.reasons),
                    "claims": list(result.claims)}
         span.finish(result=verdict)
