@@ -2,7 +2,8 @@
 earliest), or the sample a model judge scores highest (`critic` mode). Given a plan, every task is
 voted on in turn (decompose-and-vote), each step seeing the voted results before it. Each vote's
 outcome is an info `LogMessage` of the node: how many samples agreed (or the judge's scores), and
-what the others said. The k samples (and the plan's independent tasks) run at once, under the node's
+what the others said. In `critic` mode the samples are judged at once; a judge reply that is not a
+verdict leaves its sample unscored (a warning), and with no sample scored the majority decides. The k samples (and the plan's independent tasks) run at once, under the node's
 `concurrency` cap and the run's, both held per call by the runtime (`RunState.call_slots`).
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 from engine.events import LogMessage
 from engine.roles.parsing import parse_verdict
 from engine.roles.planner import is_plan
+from engine.roles.reply_schemas import FORMAT_VERDICT
 from engine.roles.taskdag import combine, run_task_dag
 from engine.roles.text import as_text, render
 from engine.runtime.context import NodeContext
@@ -42,6 +44,10 @@ async def vote_once(ctx: NodeContext, task: str, task_id: str) -> str:
     step = f"vote {task_id}" if task_id else "vote"
     if str(ctx.param("mode")) == "critic" and k > 1:
         return await _critic_pick(ctx, task, samples, step)
+    return _majority(ctx, samples, step)
+
+
+def _majority(ctx: NodeContext, samples: list[str], step: str) -> str:
     counts = Counter(_normal(s) for s in samples)
     best = max(counts.values())
     winner = next(s for s in samples if counts[_normal(s)] == best)
@@ -49,7 +55,7 @@ async def vote_once(ctx: NodeContext, task: str, task_id: str) -> str:
     for sample in samples:
         first.setdefault(_normal(sample), sample)
     others = [f"{_short(first[s])} ({n})" for s, n in counts.most_common() if s != _normal(winner)]
-    ctx.emit(LogMessage, node_id=ctx.key, message=f"{step}: {best} of {k} samples agree on {_short(winner)}"
+    ctx.emit(LogMessage, node_id=ctx.key, message=f"{step}: {best} of {len(samples)} samples agree on {_short(winner)}"
              + (f"; others: {', '.join(others)}" if others else ""))
     return winner
 
@@ -64,15 +70,28 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 async def _critic_pick(ctx: NodeContext, task: str, samples: list[str], step: str) -> str:
-    scores: list[float] = []
-    for index, sample in enumerate(samples):
-        reply = await ctx.llm(f"Score this answer to: {task}\n\n{sample}\n\nReply with a JSON verdict.",
-                              role="critic", task=task, sample=index, max_rounds=0)
+    """The sample the judge scores highest; the samples are judged at once. A judge reply that is no
+    verdict leaves its sample unscored (a warning says so); with none scored, the majority decides."""
+    replies = await asyncio.gather(*(
+        ctx.llm(f"Score this answer to: {task}\n\n{sample}\n\n{FORMAT_VERDICT}", role="critic", task=task,
+                sample=index, max_rounds=0)
+        for index, sample in enumerate(samples)))
+    scores: list[float | None] = []
+    for index, reply in enumerate(replies):
         try:
             scores.append(parse_verdict(reply.content)["score"])
-        except ValueError:
-            scores.append(0.0)
-    chosen = scores.index(max(scores))
+        except ValueError as exc:
+            scores.append(None)
+            ctx.emit(LogMessage, node_id=ctx.key, level="warning",
+                     message=f"{step}: the judge's reply on sample {index + 1} was not a verdict ({exc}); "
+                             "that sample is not scored")
+    if all(score is None for score in scores):
+        ctx.emit(LogMessage, node_id=ctx.key, level="warning",
+                 message=f"{step}: the judge scored no sample; the majority decides")
+        return _majority(ctx, samples, step)
+    ranked = [-1.0 if score is None else score for score in scores]
+    chosen = ranked.index(max(ranked))  # ties to the earliest sample
+    shown = ", ".join("-" if s is None else f"{s:.2f}" for s in scores)
     ctx.emit(LogMessage, node_id=ctx.key, message=f"{step}: the judge scored the {len(samples)} samples "
-             f"{', '.join(f'{s:.2f}' for s in scores)}; kept sample {chosen + 1}: {_short(samples[chosen])}")
+             f"{shown}; kept sample {chosen + 1}: {_short(samples[chosen])}")
     return samples[chosen]
