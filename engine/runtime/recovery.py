@@ -33,12 +33,15 @@ if TYPE_CHECKING:
 OWN_LADDER = frozenset({"critic", "verifier", "human_gate", "input", "output"})
 
 
-async def recover(graph: GraphExecutor, nid: str, failure: NodeFailed) -> dict[str, Any]:
-    """The failed node's outputs once a rung succeeds; raises `NodeFailed` when none does."""
+async def recover(graph: GraphExecutor, nid: str, error: str) -> dict[str, Any]:
+    """The failed node's outputs once a rung succeeds; raises `NodeFailed` when none does. Takes the
+    failure's message, not the exception: a frame holding an exception its traceback holds is a
+    reference cycle, which would keep the run's whole history alive until the cycle collector runs."""
     node = graph.plan.nodes[nid]
     if node.role in OWN_LADDER:
-        raise failure
-    error, tried, last_round = str(failure), [], 0
+        raise NodeFailed(error)
+    tried: list[str] = []
+    last_round = 0
     planner = _planner_upstream(graph, nid)
     while planner is not None and _may_replan(graph, planner):
         count = last_round = _count_replan(graph, planner)

@@ -176,6 +176,8 @@ class Run:
         finally:
             watch.disarm()
             self._cancellable = False  # the outcome is known: a cancel from here on changes nothing
+        if state.budget.exceeded is not None:  # its traceback's frames hold the tracker that holds it: a
+            state.budget.exceeded.__traceback__ = None  # cycle keeping the run alive until the collector runs
         await _close_tools(state.tools)  # MCP servers stop before the run reports its end
         self._pauses.stop()
         usage = state.budget.total

@@ -113,7 +113,7 @@ class GraphExecutor:
                     outputs = await self._run_node(nid)
                 except NodeFailed as exc:
                     try:  # replan → ask a human → fail (recovery.py)
-                        outputs = await recover(self, nid, exc)
+                        outputs = await recover(self, nid, str(exc))
                     except NodeFailed as final:
                         self.failures.append(f"{self.plan.nodes[nid].label}: {final}")
                         outputs = {}

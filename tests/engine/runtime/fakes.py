@@ -50,7 +50,10 @@ class FakeGateway:
         finally:
             self.active -= 1
         if isinstance(out, Exception):
-            raise out
+            try:
+                raise out
+            finally:  # this frame, kept by the error's traceback, must not hold the error (a cycle)
+                del out
         if isinstance(out, LLMResponse):
             return out
         if on_delta:
