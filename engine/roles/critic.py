@@ -16,7 +16,7 @@ async def judge_with_model(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
     prompt = f"Review this artifact.\nRubric: {rubric}\n\nArtifact:\n{as_text(artifact)}\n\n{FORMAT_VERDICT}"
     meta: dict[str, Any] = {"max_rounds": int(ctx.param("max_rounds") or 0), "task": rubric}
     reply = await ctx.llm(prompt, **meta)
-    verdict = await parse_with_repair(ctx, reply.content, parse_verdict, "verdict", **meta)
+    verdict = await parse_with_repair(ctx, reply, parse_verdict, "verdict", **meta)
     if verdict["decision"] == "approve" and verdict["score"] < float(ctx.param("approve_score") or 0.0):
         verdict["decision"] = "revise"
         verdict["reasons"].append(f"score {verdict['score']:.2f} is below the approval threshold "

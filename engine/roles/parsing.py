@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engine.events import ErrorRaised
+from engine.llm.types import LLMResponse
 from engine.roles.reply_schemas import PLAN_SCHEMA, VERDICT_SCHEMA, schema_problems
 from engine.roles.text import extract_json
 from engine.runtime.context import NodeContext
@@ -82,18 +83,29 @@ def parse_verdict(text: str) -> dict[str, Any]:
             "claims": list(claims)}
 
 
-async def parse_with_repair(ctx: NodeContext, reply: str, parse: Callable[[str], T], what: str,
+async def parse_with_repair(ctx: NodeContext, reply: LLMResponse, parse: Callable[[str], T], what: str,
                             **metadata: Any) -> T:
+    """`parse` of the reply's text; else one repair call saying what was wrong (and that the reply was
+    cut off at the model's output limit, when it was: the JSON then cannot be whole), then NodeFailed."""
     try:
-        return parse(reply)
-    except ValueError as first:
-        ctx.emit(ErrorRaised, node_id=ctx.key, error_type="MalformedReply", recoverable=True,
-                 message=f"the model's reply was not a valid {what} ({first}); it is asked once to repair it")
-        prompt = (f"Your previous reply was not a valid {what}: {first}. Reply again with only the JSON.\n\n"
-                  f"Previous reply:\n{reply[:2000]}")
-        repaired = await ctx.llm(prompt, repair=True, **metadata)
-        try:
-            return parse(repaired.content)
-        except ValueError as second:
-            raise NodeFailed(f"the model gave no valid {what}, even after a repair round: {first}; then: {second}"
-                             ) from second
+        return parse(reply.content)
+    except ValueError as exc:
+        first = _why(exc, reply)
+    ctx.emit(ErrorRaised, node_id=ctx.key, error_type="MalformedReply", recoverable=True,
+             message=f"the model's reply was not a valid {what} ({first}); it is asked once to repair it")
+    shorter = " Keep it short enough to finish." if reply.finish_reason == "length" else ""
+    prompt = (f"Your previous reply was not a valid {what}: {first}. Reply again with only the JSON.{shorter}\n\n"
+              f"Previous reply:\n{reply.content[:2000]}")
+    repaired = await ctx.llm(prompt, repair=True, **metadata)
+    try:
+        return parse(repaired.content)
+    except ValueError as exc:
+        second = _why(exc, repaired)
+        then = "the repaired reply had the same fault" if second == first else f"then: {second}"
+        raise NodeFailed(f"the model gave no valid {what}, even after a repair round: {first}; {then}") from None
+
+
+def _why(error: ValueError, reply: LLMResponse) -> str:
+    if reply.finish_reason == "length":
+        return f"the reply was cut off at the model's output limit ({reply.tokens_out} tokens), so its JSON is not whole"
+    return str(error)

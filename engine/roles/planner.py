@@ -24,7 +24,7 @@ async def run_planner(ctx: NodeContext) -> dict[str, Any]:
     prompt = (render(str(ctx.param("prompt")), goal=goal) + feedback_text(ctx.feedback) + "\n\n"
               + FORMAT_PLAN.replace("{max_tasks}", str(max_tasks)))
     reply = await ctx.llm(prompt, task=goal, replan=replan)
-    tasks, left_out = await parse_with_repair(ctx, reply.content, lambda text: read_plan(text, max_tasks), "plan",
+    tasks, left_out = await parse_with_repair(ctx, reply, lambda text: read_plan(text, max_tasks), "plan",
                                               task=goal, replan=replan)
     if left_out:
         ctx.emit(LogMessage, node_id=ctx.key, level="warning",

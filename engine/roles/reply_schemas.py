@@ -46,9 +46,10 @@ VERDICT_SCHEMA: dict[str, Any] = {
     },
 }
 
-FORMAT_PLAN = ('Reply with only a JSON plan: {"tasks": [{"id": "t1", "task": "what to do", "depends_on": []}, '
-               '{"id": "t2", "task": "...", "depends_on": ["t1"]}]} — at most {max_tasks} tasks; depends_on '
-               'lists the ids of the tasks whose results a task needs (tasks without them run in parallel).')
+FORMAT_PLAN = ('Reply with only a JSON plan of this shape: {"tasks": [{"id": "t1", "task": "<the first step, in '
+               'your words>", "depends_on": []}, {"id": "t2", "task": "<a step that needs the result of t1>", '
+               '"depends_on": ["t1"]}]} — at most {max_tasks} tasks; depends_on lists the ids of the tasks whose '
+               'results a task needs (tasks without them run in parallel).')
 FORMAT_VERDICT = ('Reply with only a JSON verdict: {"decision": "approve|revise|reject", "score": 0..1, '
                   '"reasons": [...], "claims": [{"claim": "...", "supported": true}]}')
 

@@ -85,7 +85,10 @@ class NodeContext:
         """Re-execute the nodes from `start` to `end` (the loop body) and return `end`'s new outputs."""
         return await self.graph.rerun_region(start, end, feedback=feedback, start_inputs=start_inputs, round=round)
 
-    async def ask_human(self, prompt: str, artifact: Any, policy: str = "ask") -> HumanAnswer:
+    async def ask_human(self, prompt: str, artifact: Any, policy: str = "ask", *,
+                        then_running: bool = True) -> HumanAnswer:
+        """Ask the run's person (or policy); the node waits meanwhile, and is running again after the
+        answer unless `then_running` is False (the caller announces the node's next state itself)."""
         self.emit(NodeStateChanged, node_id=self.key, state="waiting", round=self.round, detail=prompt)
         self.emit(HumanDecisionRequested, node_id=self.key, prompt=prompt, artifact=artifact)
         by = "policy"
@@ -97,7 +100,8 @@ class NodeContext:
             reply, by = await self.state.control.wait_human(self.key), "user"
         reason = str(reply[2]) if len(reply) > 2 else ""  # type: ignore[misc]
         self.emit(HumanDecisionMade, node_id=self.key, decision=reply[0], edited=reply[1], by=by, reason=reason)
-        self.emit(NodeStateChanged, node_id=self.key, state="running", round=self.round)
+        if then_running:
+            self.emit(NodeStateChanged, node_id=self.key, state="running", round=self.round)
         return HumanAnswer(reply[0], reply[1], reason)
 
     def toolbox(self) -> RunTools:

@@ -70,7 +70,7 @@ async def _ask_human(graph: GraphExecutor, node: PlanNode, error: str, tried: li
     edit_hint = f", edit to give its {port!r} yourself" if port else ""
     question = (f"{node.label} failed: {error}. Approve to try it once more{edit_hint}, "
                 f"or reject to fail it.")
-    answer = await ctx.ask_human(question, None)
+    answer = await ctx.ask_human(question, None, then_running=False)  # its next state follows from the answer
     if answer.decision == "approve":
         return await graph.execute_node(node.id, inputs, round=round)
     if answer.decision == "edit" and port:

@@ -52,4 +52,29 @@ async def test_tasks_past_max_tasks_are_left_out_with_a_warning() -> None:
     [warning] = [e.message for e in run.hub.history if isinstance(e, LogMessage) and e.level == "warning"]
     assert "the plan had 5 tasks; only the first 3" in warning and "2 left out" in warning
     planner_prompt = gateway.by_role("planner")[0].messages[-1]["content"]
-    assert 'Reply with only a JSON plan: {"tasks": [' in planner_prompt and "at most 3 tasks" in planner_prompt
+    assert 'Reply with only a JSON plan of this shape: {"tasks": [' in planner_prompt and "at most 3 tasks" in planner_prompt
+
+
+@pytest.mark.asyncio
+async def test_a_reply_cut_off_at_the_output_limit_is_said_so_and_asked_shorter() -> None:
+    from engine.events import ErrorRaised
+    from engine.llm.types import LLMResponse
+
+    def reply(request: LLMRequest) -> Reply:
+        if request.metadata["role"] == "planner":
+            return LLMResponse('{"tasks": [{"id": "t1", "task": "a very long', request.model, "fake",
+                               tokens_in=10, tokens_out=256, finish_reason="length")
+        return default_reply(request)
+
+    wf = build([("in", "input", {}), ("p", "planner", {}), ("x", "executor", {}), ("o", "output", {})],
+               ["in.value->p.goal", "p.plan->x.task", "x.result->o.value"])
+    gateway = FakeGateway(reply)
+    run = Run(compile_workflow(wf), gateway=gateway, inputs={"goal": "g"})
+    result = await run.wait()
+    assert result.status == "failed"
+    [repair] = [r for r in gateway.by_role("planner") if r.metadata.get("repair")]
+    assert "cut off at the model's output limit (256 tokens)" in repair.messages[-1]["content"]
+    assert "Keep it short enough to finish." in repair.messages[-1]["content"]
+    assert "even after a repair round: the reply was cut off" in result.reason
+    assert "the repaired reply had the same fault" in result.reason
+    assert any(isinstance(e, ErrorRaised) and e.error_type == "MalformedReply" for e in run.hub.history)

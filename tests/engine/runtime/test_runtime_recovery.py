@@ -97,7 +97,9 @@ async def test_approve_tries_the_node_once_more() -> None:
 
     wf = build([("in", "input", {}), ("x", "executor", {}), ("o", "output", {})],
                ["in.value->x.task", "x.result->o.value"])  # no planner: straight to the person
-    result = await Run(compile_workflow(wf), gateway=FakeGateway(reply), inputs={"goal": "go"},
-                       human=HumanPolicy("approve")).wait()
+    run = Run(compile_workflow(wf), gateway=FakeGateway(reply), inputs={"goal": "go"}, human=HumanPolicy("approve"))
+    result = await run.wait()
     assert result.status == "succeeded", result.reason
     assert calls["executor"] == 2
+    states = [e.state for e in run.hub.history if isinstance(e, NodeStateChanged) and e.node_id == "x"]
+    assert states == ["running", "failed", "waiting", "running", "done"]  # one "running" for the new try
