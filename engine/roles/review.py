@@ -10,7 +10,9 @@ is not built upon and the best one is the result. When the loop ends unapproved,
 the run has one) may approve or edit the best artifact; otherwise the node fails with the reasons
 (and the person's reason for rejecting it, when they gave one). A re-run of the loop body that fails
 (its calls' own retries spent) is taken as a reject of that revision: replan if a planner may, else
-a person may approve the best artifact so far, else the node fails saying what failed.
+a person may approve the best artifact so far, else the node fails saying what failed. A judge that
+cannot judge at all (no valid verdict after its repair call, a broken check) puts the artifact to a
+person the same way (a verdict by "human"), else fails with its error.
 Judge nodes without a feedback loop only judge: they emit the verdict, and the approved artifact
 only on approval. With a loop, the author's other consumers are wired (at compile time, see
 `engine.runtime.plan`) to the judge's approved port, so they get the loop's final artifact.
@@ -42,7 +44,10 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
     failure: str | None = None  # the loop body's last re-run failed: handled as a reject of the revision
     while True:
         if failure is None:
-            verdict = await judge(ctx, artifact)
+            try:
+                verdict = await judge(ctx, artifact)
+            except NodeFailed as exc:  # the judge could not judge (no valid verdict, a broken check)
+                return await _unjudged(ctx, author, str(exc), artifact, approved_port)
             ctx.verdict(author, verdict, judge_model=judge_model, artifact_seq=_artifact_seq(ctx, author))
             score = float(verdict["score"])
             improved = best is None or score >= best[0]
@@ -97,6 +102,22 @@ async def _unapproved(ctx: NodeContext, verdict: dict[str, Any], best: Any, appr
         if said.strip():
             reasons += f"; a person rejected it: {said}"
     raise NodeFailed(f"{why} (last score {float(verdict['score']):.2f}): {reasons}")
+
+
+async def _unjudged(ctx: NodeContext, author: str, error: str, artifact: Any, approved_port: str) -> dict[str, Any]:
+    """The judge itself failed: a person (if the run has a human policy) may approve the artifact in
+    its place — a verdict by "human" — else the node fails with the judge's error."""
+    if ctx.state.human is not None:
+        decision, edited, said = await ctx.ask_human(f"{ctx.node.label} could not judge: {error}. "
+                                                     "Approve the artifact in its place?", artifact)
+        if decision in ("approve", "edit"):
+            verdict = {"decision": "approve", "score": 1.0, "claims": [],
+                       "reasons": [f"approved by a person: {ctx.node.label} could not judge ({error})",
+                                   *([said] if said.strip() else [])]}
+            ctx.verdict(author, verdict, judge_model="human", artifact_seq=_artifact_seq(ctx, author))
+            return {"verdict": verdict, approved_port: edited if decision == "edit" else artifact}
+        error += f"; a person rejected it: {said}" if said.strip() else "; a person rejected it"
+    raise NodeFailed(error)
 
 
 def _planner_for(nodes: Any, author: str, loop_start: str | None) -> PlanNode | None:

@@ -66,3 +66,24 @@ async def test_otherwise_the_critic_fails_saying_what_failed() -> None:
     result = await Run(compile_workflow(_without_planner()), gateway=gateway, inputs={"goal": "g"}).wait()  # type: ignore[arg-type]
     assert result.status == "failed"
     assert "a revision failed" in result.reason and "refused" in result.reason
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("policy", "status"), [("approve", "succeeded"), ("reject", "failed"), (None, "failed")])
+async def test_a_critic_that_cannot_judge_puts_the_artifact_to_a_person(policy: str | None, status: str) -> None:
+    def reply(request: LLMRequest) -> Reply:
+        if request.metadata["role"] == "critic":
+            return "The artifact looks like a digital copy of a physical item."  # never a verdict
+        return default_reply(request)
+
+    run = Run(compile_workflow(_without_planner()), gateway=FakeGateway(reply), inputs={"goal": "g"},  # type: ignore[arg-type]
+              human=HumanPolicy(policy) if policy else None)  # type: ignore[arg-type]
+    result = await run.wait()
+    assert result.status == status, result.reason
+    if policy == "approve":
+        assert result.outputs == {"result": "done: g"}
+        [verdict] = result.verdicts
+        assert verdict.judge_model == "human" and "C (c) could not judge" in verdict.reasons[0]
+    else:
+        assert "no valid verdict, even after a repair round" in result.reason
+        assert ("a person rejected it" in result.reason) == (policy == "reject")
