@@ -112,7 +112,7 @@ async def _unjudged(ctx: NodeContext, author: str, error: str, artifact: Any, ap
                                                      "Approve the artifact in its place?", artifact)
         if decision in ("approve", "edit"):
             verdict = {"decision": "approve", "score": 1.0, "claims": [],
-                       "reasons": [f"approved by a person: {ctx.node.label} could not judge ({error})",
+                       "reasons": [f"approved when asked: {ctx.node.label} could not judge ({error})",
                                    *([said] if said.strip() else [])]}
             ctx.verdict(author, verdict, judge_model="human", artifact_seq=_artifact_seq(ctx, author))
             return {"verdict": verdict, approved_port: edited if decision == "edit" else artifact}
