@@ -1,7 +1,9 @@
 """Connects a MainWindow's actions and panels to its controllers (one function, no state).
 
 Invariant: every action's `triggered` goes to exactly one controller method or view slot; panels'
-intents go to the EditorController; selection in the canvas drives the inspector.
+intents go to the EditorController; selection in the canvas drives the inspector; the problems
+model's validation results drive the canvas marks (one validation feeds the dock, the status bar
+and the canvas).
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def wire_window(window: MainWindow) -> None:
     window.palette_panel.role_activated.connect(editor.add_node_at_centre)
     window.problems.problem_activated.connect(editor.reveal)
     window.problems.problems_counted.connect(window.update_counts)
+    window.problems.model.problems_changed.connect(window.scene.marks.show)
+    window.scene.marks.show(window.problems.model.problems)  # the result found before this connection
     window.inspector.param_change_requested.connect(editor.set_param)
     window.inspector.title_change_requested.connect(editor.set_title)
     window.inspector.settings_change_requested.connect(editor.set_settings)

@@ -10,7 +10,9 @@ Invariants:
   selected or deselected;
 - it is a `QGraphicsPathItem` without a pen, so Qt computes its bounds (the curve's control
   points) in C++ per frame; `shape` (a 10 px stroke, for clicks and rubber bands) is built lazily
-  in Python only when a hit test needs it.
+  in Python only when a hit test needs it;
+- a validation mark (`set_mark`) draws the edge dashed in the error or warning colour (the
+  selection colour wins) and gives it a tooltip listing the problems; the layer reads `severity`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from PySide6.QtGui import QBrush, QPainterPath, QPainterPathStroker, QPen, QPoly
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from engine.graph.model import Edge
+from engine.graph.problems import Severity
 from widgets.canvas.node_item import PORT_RADIUS, NodeItem
+from widgets.canvas.problem_marks import ItemMark, mark_color, with_mark
 from widgets.canvas.theme import theme_for
 from widgets.role_style import port_color
 
@@ -43,6 +47,8 @@ class EdgeItem(QGraphicsPathItem):
         self.setPen(NO_PEN)
         self._hit: QPainterPath | None = None
         self._line = QLineF()
+        self.mark: ItemMark | None = None  # the edge's validation problems, if any
+        self.severity: Severity | None = None  # the mark's severity (looked up per frame by the layer)
         self.update_path()
 
     def update_path(self) -> None:
@@ -83,6 +89,13 @@ class EdgeItem(QGraphicsPathItem):
             self._arrow = QPolygonF([QPointF(box.right(), box.center().y()), box.topLeft(), box.bottomLeft()])
         return self._arrow
 
+    def set_mark(self, mark: ItemMark | None) -> None:
+        """Show these validation problems on the edge (None: no problems) and redraw it."""
+        self.mark = mark
+        self.severity = mark.severity if mark else None
+        self.setToolTip(with_mark("", mark))
+        self.repaint()
+
     def repaint(self) -> None:
         """Ask the scene to redraw this edge's area (Qt skips items without contents)."""
         scene = self.scene()
@@ -103,16 +116,24 @@ class EdgeItem(QGraphicsPathItem):
 
 NO_PEN = QPen(Qt.PenStyle.NoPen)
 NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
-_STYLES: dict[tuple[str, bool, bool], tuple[QPen, QBrush]] = {}
+_STYLES: dict[tuple[str, bool, bool, Severity | None], tuple[QPen, QBrush]] = {}
 
 
-def edge_style(port_type: str, dark: bool, selected: bool) -> tuple[QPen, QBrush]:
+def edge_style(port_type: str, dark: bool, selected: bool, severity: Severity | None = None) -> tuple[QPen, QBrush]:
     """Pen and arrow brush of an edge, cached (looked up for every visible edge each frame)."""
-    key = (port_type, dark, selected)
+    key = (port_type, dark, selected, severity)
     style = _STYLES.get(key)
     if style is None:
-        color = theme_for(dark).selection if selected else port_color(port_type, dark)
-        pen = QPen(color, 2.5 if selected else 1.0)
+        theme = theme_for(dark)
+        if selected:
+            color = theme.selection
+        elif severity:
+            color = mark_color(theme, severity)
+        else:
+            color = port_color(port_type, dark)
+        pen = QPen(color, 2.5 if selected else 2.0 if severity else 1.0)
+        if severity and not selected:
+            pen.setStyle(Qt.PenStyle.DashLine)  # a broken line: not mistaken for a red (verdict) port colour
         pen.setCosmetic(True)  # a 1 px cosmetic pen takes Qt's fast stroker: ~6x faster on long curves
         style = _STYLES[key] = (pen, QBrush(color))
     return style

@@ -7,7 +7,8 @@ is drawn (≈5 ms a frame for the ~500 long edges crossing the viewport of a 5,0
 bounds meet the area being painted and draws them in a single loop, then their arrows.
 
 Invariants:
-- at rest it draws the curve in the port type's colour (the selection colour when selected) and
+- at rest it draws the curve in the port type's colour (the selection colour when selected, the
+  error / warning colour when the edge has a validation mark) and
   the arrow at `LOD_LABELS` and above (only when its tip is in the painted area); a straight
   line below `LOD_SIMPLE` or in fast mode (a drag); while the view moves (`scene.moving`) no
   antialiasing, and straight lines below `LOD_MOVING_CURVES` — the view redraws smooth at rest;
@@ -93,7 +94,7 @@ class EdgeLayer(QGraphicsItem):
             return
         last = None
         for edge in edges:
-            pen = edge_style(edge.port_type, dark, edge.isSelected())[0]
+            pen = edge_style(edge.port_type, dark, edge.isSelected(), edge.severity)[0]
             if pen is not last:
                 painter.setPen(pen)
                 last = pen
@@ -103,7 +104,7 @@ class EdgeLayer(QGraphicsItem):
         painter.setPen(NO_PEN)
         for edge in edges:
             if area.intersects(edge.arrow_box):
-                painter.setBrush(edge_style(edge.port_type, dark, edge.isSelected())[1])
+                painter.setBrush(edge_style(edge.port_type, dark, edge.isSelected(), edge.severity)[1])
                 painter.drawConvexPolygon(edge.arrow)
 
 
@@ -111,7 +112,7 @@ def _draw_lines(painter: QPainter, edges: list[EdgeItem], dark: bool) -> None:
     """Every edge as a straight line, one `drawLines` call per pen."""
     groups: dict[int, tuple[QPen, list[QLineF]]] = {}
     for edge in edges:
-        pen = edge_style(edge.port_type, dark, edge.isSelected())[0]
+        pen = edge_style(edge.port_type, dark, edge.isSelected(), edge.severity)[0]
         group = groups.get(id(pen))
         if group is None:
             group = groups[id(pen)] = (pen, [])

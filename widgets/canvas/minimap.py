@@ -4,7 +4,7 @@ Invariants:
 - the graph image is redrawn at most every `REDRAW_MS` (scene changes only mark it stale), so a
   drag on 5,000 nodes does not repaint the minimap per frame; the viewport rectangle is cheap and
   follows every scroll and zoom at once;
-- it draws nodes as role-coloured boxes (and edges as thin lines up to `MAX_EDGES`) straight from
+- it draws nodes as role-coloured boxes (a node with a validation mark in the mark's colour) (and edges as thin lines up to `MAX_EDGES`) straight from
   the scene's items — it never renders the scene itself;
 - clicking or dragging only calls `view.centerOn`.
 """
@@ -72,11 +72,11 @@ class Minimap(QWidget):
         if len(scene.edge_items) <= MAX_EDGES:
             painter.setPen(QPen(scene.theme.edge, 0))
             painter.drawLines([e.line() for e in scene.edge_items.values()])
-        dark = scene.theme.dark
+        theme = scene.theme
         for item in scene.comment_items.values():
             painter.fillRect(item.sceneBoundingRect(), item.color)
-        for item in scene.node_items.values():
-            painter.fillRect(item.sceneBoundingRect(), item.accent(dark))
+        for node in scene.node_items.values():
+            painter.fillRect(node.sceneBoundingRect(), node.flat_color(theme))
         painter.end()
         self.redraw_count += 1
         self.update()

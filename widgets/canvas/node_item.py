@@ -15,7 +15,10 @@ Invariants:
   snapshot painted once at zoom 1 (a zoom gesture would otherwise repaint every visible node at
   every step): by the item itself when selected, else into the edge layer's zoom picture
   (`draw_snapshot`) while the item is paused; the scene drops the snapshots when the view comes
-  to rest, which repaints.
+  to rest, which repaints;
+- a validation mark (`set_mark`, given by the scene's `ProblemMarks`) is painted with the node: an
+  outline and a badge with the count in the error or warning colour, a flat box in that colour
+  at low detail; the tooltip lists the problems; the mark changes only through `set_mark`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGrap
 from engine.graph.layout import FOOTER_HEIGHT, HEADER_HEIGHT, PORT_ROW, node_box
 from engine.graph.model import Node
 from engine.graph.roles import role_spec
+from widgets.canvas.problem_marks import BADGE_RADIUS, ItemMark, mark_color, paint_badge, with_mark
 from widgets.canvas.shapes import outline_path
 from widgets.canvas.theme import LIGHT, LOD_LABELS, LOD_SIMPLE, CanvasTheme
 from widgets.role_style import port_color, role_color, role_glyph, role_shape
@@ -51,6 +55,7 @@ class NodeItem(QGraphicsRectItem):
         self.highlighted: set[PortKey] | None = None  # compatible ports while connecting
         self._snap: QPixmap | None = None
         self._snap_key: tuple[bool, bool] = (False, False)
+        self.mark: ItemMark | None = None  # the node's validation problems, if any
         self.refresh()
 
     # -- model -------------------------------------------------------------------------------
@@ -73,9 +78,20 @@ class NodeItem(QGraphicsRectItem):
         self.badge = str(model) if model else ""
         self.custom_color = QColor(node.ui.color) if node.ui.color else None
         self.setPos(node.ui.x, node.ui.y)
-        self.setToolTip(f"{self.title} ({node.id})\n{spec.summary if spec else 'Unknown role ' + repr(node.role)}")
+        self.setToolTip(with_mark(self._own_tooltip(), self.mark))
         self._snap = None
         self.update()
+
+    def set_mark(self, mark: ItemMark | None) -> None:
+        """Show these validation problems on the node (None: no problems) and redraw it."""
+        self.mark = mark
+        self.setToolTip(with_mark(self._own_tooltip(), mark))
+        self._snap = None
+        self.update()
+
+    def _own_tooltip(self) -> str:
+        spec = role_spec(self.node.role)
+        return f"{self.title} ({self.node_id})\n{spec.summary if spec else 'Unknown role ' + repr(self.node.role)}"
 
     # -- geometry ----------------------------------------------------------------------------
     def body_rect(self) -> QRectF:
@@ -128,13 +144,17 @@ class NodeItem(QGraphicsRectItem):
     def accent(self, dark: bool) -> QColor:
         return self.custom_color if self.custom_color and self.custom_color.isValid() else role_color(self.node.role, dark)
 
+    def flat_color(self, theme: CanvasTheme) -> QColor:
+        """The node's colour as a flat box (far zoom, minimap): its mark's colour, else its accent."""
+        return mark_color(theme, self.mark.severity) if self.mark else self.accent(theme.dark)
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         theme = self._theme()
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         accent = self.accent(theme.dark)
         selected = self.isSelected()
         if lod < LOD_SIMPLE:
-            painter.fillRect(self._rect, theme.selection if selected else accent)
+            painter.fillRect(self._rect, theme.selection if selected else self.flat_color(theme))
             return
         scene = self.scene()
         if getattr(scene, "moving", False) and abs(lod - 1.0) > 0.01:
@@ -171,7 +191,13 @@ class NodeItem(QGraphicsRectItem):
         self.update()
 
     def _paint_full(self, painter: QPainter, theme: CanvasTheme, lod: float, accent: QColor, selected: bool) -> None:
-        border = QPen(theme.selection, 2.5) if selected else QPen(theme.node_border, 1.0)
+        mark = self.mark
+        if selected:
+            border = QPen(theme.selection, 2.5)
+        elif mark:
+            border = QPen(mark_color(theme, mark.severity), 2.5)
+        else:
+            border = QPen(theme.node_border, 1.0)
         painter.setPen(border)
         painter.setBrush(theme.node_body)
         painter.drawPath(self._outline)
@@ -186,13 +212,15 @@ class NodeItem(QGraphicsRectItem):
         self._paint_ports(painter, theme, lod >= LOD_LABELS)
         if lod >= LOD_LABELS and self.badge and not self.collapsed:
             self._paint_badge(painter, theme)
+        if mark:
+            paint_badge(painter, theme, mark, QPointF(self._rect.width() - BADGE_RADIUS - 5, HEADER_HEIGHT / 2))
 
     def _paint_header(self, painter: QPainter, theme: CanvasTheme) -> None:
         painter.setPen(theme.header_text)
         painter.setFont(_GLYPH_FONT)
         painter.drawText(QRectF(6, 0, 22, HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, role_glyph(self.node.role))
         painter.setFont(_TITLE_FONT)
-        room = self._rect.width() - 40
+        room = self._rect.width() - (40 + 2 * BADGE_RADIUS if self.mark else 40)
         title = QFontMetricsF(_TITLE_FONT).elidedText(self.title, Qt.TextElideMode.ElideRight, room)
         painter.drawText(QRectF(30, 0, room, HEADER_HEIGHT), Qt.AlignmentFlag.AlignVCenter, title)
 

@@ -3,7 +3,8 @@
 Painting 15,000 items one Python `paint()` at a time costs ~25 µs each (≈400 ms a frame at
 5,000 nodes); below `LOD_SIMPLE` the node items are flagged `ItemHasNoContents` (Qt skips their
 paint but keeps them in the index for hit tests and selection), the `EdgeLayer` draws nothing,
-and this draws every node as a filled box and every edge as a hairline, grouped by colour.
+and this draws every node as a filled box (in its validation mark's colour when it has one) and
+every edge as a hairline, grouped by colour.
 
 Edges are left out when there are many of them and the zoom is very low (more than
 `MAX_FAR_EDGES` edges below `FAR_ZOOM`): ten thousand hairlines cost ~100 ms a frame and, at
@@ -65,11 +66,11 @@ class OverviewPainter:
 
     def _build(self) -> dict[str, list[QRectF]]:
         scene = self.scene
-        dark = scene.theme.dark
-        selection = scene.theme.selection.name()
+        theme = scene.theme
+        selection = theme.selection.name()
         boxes: dict[str, list[QRectF]] = {}
         for item in scene.node_items.values():
-            key = selection if item.isSelected() else item.accent(dark).name()
+            key = selection if item.isSelected() else item.flat_color(theme).name()
             boxes.setdefault(key, []).append(item.body_rect().translated(item.pos()))
         self._lines = [edge.line() for edge in scene.edge_items.values()]
         return boxes

@@ -15,7 +15,9 @@ Invariants:
   batched calls instead of one Python `paint` per item;
 - while the view zooms (`zooming`), or moves in overview mode, the unselected node and edge
   items are paused (`ItemPause`: hidden, so Qt does not gather them each frame) and one cached
-  picture draws them; they are back in the index when the view rests and before any click.
+  picture draws them; they are back in the index when the view rests and before any click;
+- validation marks come from outside (`marks.show(problems)`, connected to the problems model's
+  `problems_changed`): the scene never validates; only items whose mark changed repaint.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from widgets.canvas.grid import paint_grid
 from widgets.canvas.item_pause import ItemPause
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
+from widgets.canvas.problem_marks import ProblemMarks
 from widgets.canvas.scene_motion import SceneMotionMixin
 from widgets.canvas.theme import CanvasTheme, theme_for
 from widgets.workflow_signals import WorkflowSignals
@@ -66,6 +69,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.selectionChanged.connect(self.overview.invalidate)
         self.selectionChanged.connect(self._on_selection_changed)
         self._selected_edges: set[EdgeItem] = set()
+        self.marks = ProblemMarks(self)  # validation marks on nodes and edges
         self.workflow = workflow
         self.set_workflow(workflow)
 

@@ -33,6 +33,10 @@ class CanvasTheme:
     highlight: QColor
     edge: QColor
     rubber_band: QColor
+    error: QColor  # validation marks: outline, badge and edge colour of an item with an error
+    warning: QColor  # ... with warnings only
+    error_text: QColor  # the count on an error badge
+    warning_text: QColor  # the count on a warning badge
 
 
 LIGHT = CanvasTheme(
@@ -49,6 +53,10 @@ LIGHT = CanvasTheme(
     highlight=QColor("#2da44e"),
     edge=QColor("#8c959f"),
     rubber_band=QColor(9, 105, 218, 40),
+    error=QColor("#cf222e"),
+    warning=QColor("#d4a017"),
+    error_text=QColor("#ffffff"),
+    warning_text=QColor("#1f2328"),
 )
 
 DARK = CanvasTheme(
@@ -65,6 +73,10 @@ DARK = CanvasTheme(
     highlight=QColor("#3fb950"),
     edge=QColor("#6e7681"),
     rubber_band=QColor(88, 166, 255, 50),
+    error=QColor("#f85149"),
+    warning=QColor("#e3b341"),
+    error_text=QColor("#101214"),
+    warning_text=QColor("#101214"),
 )
 
 

@@ -1,14 +1,17 @@
 """A table model over `engine.graph.validate.validate(workflow)` results.
 
 Columns: severity (with a standard icon), message, location (node / edge / field). Invariant: rows
-are exactly the last validation result, errors first; `revalidate()` replaces them wholesale.
+are exactly the last validation result, errors first; `revalidate()` replaces them wholesale and
+then announces them with `problems_changed(problems)` (every time, even when equal: a listener such
+as the canvas may have rebuilt its items since), so other views show the same result without
+validating again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QApplication, QStyle
 
 from engine.graph.model import Workflow
@@ -33,6 +36,8 @@ def location_of(problem: Problem) -> str:
 
 
 class ProblemsModel(QAbstractTableModel):
+    problems_changed = Signal(object)  # list[Problem]: the new validation result
+
     def __init__(self, workflow: Workflow, parent: Any = None) -> None:
         super().__init__(parent)
         self._workflow = workflow
@@ -53,6 +58,7 @@ class ProblemsModel(QAbstractTableModel):
         self.beginResetModel()
         self._problems = found
         self.endResetModel()
+        self.problems_changed.emit(list(found))
 
     def problem_at(self, row: int) -> Problem:
         return self._problems[row]
