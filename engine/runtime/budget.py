@@ -7,6 +7,7 @@ Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_cal
 which holds only the nodes with a limit of their own, the only ones whose usage is read); a node's
 `deadline_s` is enforced by the scheduler around its execution and recorded here through `hit`.
 The run's deadline is checked before each call against the run's clock less the time the run held.
+A sub-graph's own run limits hold over its inner nodes while it runs (`scope_budget`, `scopes`).
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
 flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
 cost, on top of what finished calls used, across concurrent calls, and raises `BudgetHit` the moment
@@ -25,12 +26,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, NoReturn
+from typing import NoReturn
 
 from engine.runtime.nodesetup import CallSettings
 from engine.runtime.plan import BudgetLimits
+from engine.runtime.scope_budget import BudgetKind, ScopeBudget
+from engine.runtime.scope_budget import limited as scope_limited
 
-BudgetKind = Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
 _UNITS = {"tokens": "tokens", "cost_usd": "USD", "deadline_s": "s", "max_turns": "turns"}
 
 
@@ -70,6 +72,7 @@ class BudgetTracker:
         self.meters = bool(limits.max_tokens or limits.max_cost_usd)
         # seconds the run held (paused, at a breakpoint): not counted against its deadline (`pausing`)
         self.held_s: Callable[[], float] = _nothing_held
+        self.scopes: list[ScopeBudget] = []  # the limits of sub-graphs running now (`scope_budget`)
 
     def hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
         """Record that `budget` is exceeded (for limits checked elsewhere, e.g. a node's deadline)."""
@@ -83,15 +86,33 @@ class BudgetTracker:
 
     def watches_tokens(self, node_max_tokens: int) -> bool:
         """Whether a call of a node with this limit needs live token counting."""
-        return bool(self.limits.max_tokens or node_max_tokens)
+        return bool(self.limits.max_tokens or node_max_tokens or any(s.limits.max_tokens for s in self.scopes))
 
     def watches_cost(self, node_max_cost: float) -> bool:
         """Whether a call of a node with this limit needs its cost counted while it streams."""
-        return bool(self.limits.max_cost_usd or node_max_cost)
+        return bool(self.limits.max_cost_usd or node_max_cost or any(s.limits.max_cost_usd for s in self.scopes))
+
+    def open_scope(self, key: str, limits: BudgetLimits) -> ScopeBudget | None:
+        """Hold the nodes below sub-graph node `key` to its own `limits` until `close_scope`."""
+        if not scope_limited(limits):
+            return None
+        scope = ScopeBudget(key, limits)
+        self.scopes.append(scope)
+        return scope
+
+    def close_scope(self, scope: ScopeBudget | None) -> None:
+        if scope is not None and scope in self.scopes:
+            self.scopes.remove(scope)
+
+    def _scopes_of(self, node_id: str) -> list[ScopeBudget]:
+        return [s for s in self.scopes if s.covers(node_id)]
 
     def stream(self, node_id: str, tokens: int, node_max_tokens: int, cost: float = 0.0,
                node_max_cost: float = 0.0) -> None:
         """Count `tokens` (costing `cost`) of a call in flight; BudgetHit as soon as a limit is crossed."""
+        if self.scopes:
+            for scope in self._scopes_of(node_id):
+                scope.stream(node_id, tokens, cost, self._hit)
         self.live_tokens += tokens
         self.live_nodes[node_id] += tokens
         run_now = self.total.tokens + self.live_tokens
@@ -119,6 +140,9 @@ class BudgetTracker:
         self.live_nodes[node_id] -= tokens
         self.live_cost -= cost
         self.live_cost_nodes[node_id] -= cost
+        if self.scopes:
+            for scope in self._scopes_of(node_id):
+                scope.settle(tokens, cost)
 
     def commit(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                node_limited: bool) -> None:
@@ -127,6 +151,9 @@ class BudgetTracker:
             usage.tokens_in += tokens_in
             usage.tokens_out += tokens_out
             usage.cost_usd += cost_usd
+        if self.scopes:
+            for scope in self._scopes_of(node_id):
+                scope.add(tokens_in + tokens_out, cost_usd)
 
     def limits_record(self) -> dict[str, float]:
         lim = self.limits
@@ -142,19 +169,25 @@ class BudgetTracker:
             self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
         if node.max_calls and self.nodes[node_id].turns >= node.max_calls:
             self._hit("max_turns", node.max_calls, self.nodes[node_id].turns + 1, node_id, "node")
+        if self.scopes:
+            for scope in self._scopes_of(node_id):
+                scope.before_call(node_id, self._hit)
         self.total.turns += 1
         if node.limited:
             self.nodes[node_id].turns += 1
 
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                    node: CallSettings) -> None:
-        if not (self.limited or node.limited):  # nothing to hold the call against: count it, done
+        if not (self.limited or node.limited or self.scopes):  # nothing to hold the call against: count it
             total = self.total
             total.tokens_in += tokens_in
             total.tokens_out += tokens_out
             total.cost_usd += cost_usd
             return
         self.commit(node_id, tokens_in, tokens_out, cost_usd, node.limited)
+        if self.scopes:
+            for scope in self._scopes_of(node_id):
+                scope.check(node_id, self._hit)
         lim = self.limits
         if lim.max_tokens and self.total.tokens > lim.max_tokens:
             self._hit("tokens", lim.max_tokens, self.total.tokens, node_id, "run")
