@@ -17,9 +17,9 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
@@ -101,22 +101,21 @@ class ProblemMarks:
         """Mark the items these problems point at and unmark the others (only changed items repaint)."""
         scene = self.scene
         nodes, edges = marks_by_item(problems)
-        changed = False
-        for node_id in self.nodes.keys() | nodes.keys():
-            node = scene.node_items.get(node_id)
-            mark = nodes.get(node_id)
-            if node is not None and node.mark != mark:
-                node.set_mark(mark)
-                changed = True
-        for edge_id in self.edges.keys() | edges.keys():
-            edge = scene.edge_items.get(edge_id)
-            mark = edges.get(edge_id)
-            if edge is not None and edge.mark != mark:
-                edge.set_mark(mark)
-                changed = True
+        changed = _apply(self.nodes, nodes, scene.node_items) | _apply(self.edges, edges, scene.edge_items)
         self.nodes, self.edges = nodes, edges
         if changed:
             scene.overview.invalidate()  # the far-zoom boxes take the marks' colours
             scene.edge_layer.cache.invalidate()  # the zoom picture holds node snapshots
             if scene.overview.active:
                 scene.update()  # items paint nothing then: the overview is repainted instead
+
+
+def _apply(old: Mapping[str, ItemMark], new: Mapping[str, ItemMark], items: Mapping[str, Any]) -> bool:
+    """Give each item its new mark (None: unmarked) where it changed; whether any did."""
+    changed = False
+    for key in old.keys() | new.keys():
+        item, mark = items.get(key), new.get(key)
+        if item is not None and item.mark != mark:
+            item.set_mark(mark)
+            changed = True
+    return changed
