@@ -15,9 +15,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Awaitable
 from typing import Any
 
 from engine.checks.verdict import Verdict
@@ -25,7 +22,6 @@ from engine.events import MemoryRead, MemoryWritten
 from engine.memory.gating import admit
 from engine.roles.tooluse import tool_node_arguments, tool_node_policy
 from engine.runtime.context import NodeContext
-from engine.runtime.plan import BudgetLimits
 from engine.runtime.state import NodeFailed
 
 
@@ -113,25 +109,13 @@ async def run_subgraph(ctx: NodeContext) -> dict[str, Any]:
     else:
         inputs = {name: given for name in names} if "input" in ctx.inputs else {}
     inner = GraphExecutor(ctx.state, plan, parent_span=ctx.span_id, inputs=inputs, prefix=f"{ctx.key}/")
-    results = await _within_own_limits(ctx, plan.budget, inner.execute())
+    budget = ctx.state.budget  # the sub-graph's own run limits hold over its nodes (`runtime.scope_budget`)
+    scope = budget.open_scope(ctx.key, plan.budget)
+    try:
+        results = await budget.within_deadline(inner.execute(), plan.budget.deadline_s, ctx.key, f"sub-graph {ctx.key}")
+    finally:
+        budget.close_scope(scope)
     if inner.failures:
         raise NodeFailed("sub-graph failed: " + "; ".join(inner.failures))
     return {"output": next(iter(results.values())) if len(results) == 1 else results}
 
-
-async def _within_own_limits(ctx: NodeContext, limits: BudgetLimits, execution: Awaitable[dict[str, Any]]) -> dict[str, Any]:
-    """The sub-graph's results, its own run limits held over its nodes (`runtime.scope_budget`): tokens,
-    cost and model calls counted as its nodes call, its deadline a timer around the execution."""
-    budget = ctx.state.budget
-    scope = budget.open_scope(ctx.key, limits)
-    started = time.monotonic()
-    window = asyncio.timeout(limits.deadline_s or None)
-    try:
-        async with window:
-            return await execution
-    except TimeoutError:
-        if not window.expired():
-            raise
-        budget.hit("deadline_s", limits.deadline_s, round(time.monotonic() - started, 3), ctx.key, f"sub-graph {ctx.key}")
-    finally:
-        budget.close_scope(scope)

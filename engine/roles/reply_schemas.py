@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 _ID = {"type": ["string", "integer"]}
 _TASK = {"oneOf": [
     {"type": "string", "minLength": 1, "pattern": r"\S"},
@@ -54,13 +52,19 @@ FORMAT_VERDICT = ('Reply with only a JSON verdict: {"decision": "approve|revise|
                   '"reasons": [...], "claims": [{"claim": "...", "supported": true}]}')
 
 _MAX_LISTED = 5
-_VALIDATORS = {id(PLAN_SCHEMA): Draft202012Validator(PLAN_SCHEMA),
-               id(VERDICT_SCHEMA): Draft202012Validator(VERDICT_SCHEMA)}
+_VALIDATORS: dict[str, Any] = {}  # by title, for this module's schemas: made on first use
 
 
 def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
     """What in `value` does not match `schema` (empty when it matches)."""
-    validator = _VALIDATORS.get(id(schema)) or Draft202012Validator(schema)
+    from jsonschema import Draft202012Validator  # on first use, as everywhere: it pulls in referencing/attrs
+
+    if schema is PLAN_SCHEMA or schema is VERDICT_SCHEMA:
+        validator = _VALIDATORS.get(schema["title"])
+        if validator is None:
+            validator = _VALIDATORS[schema["title"]] = Draft202012Validator(schema)
+    else:
+        validator = Draft202012Validator(schema)
     problems = []
     for error in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
         leaves = _leaves(error)

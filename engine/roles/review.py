@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.events import LogMessage, NodeOutput
 from engine.runtime.context import NodeContext
-from engine.runtime.plan import PlanNode
+from engine.runtime.recovery import count_replan, may_replan, nearest_planner
 from engine.runtime.state import NodeFailed
 
 Judge = Callable[[NodeContext, Any], Awaitable[dict[str, Any]]]
@@ -65,10 +65,11 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
             feedback = {**verdict, "artifact": best[1], "failed": author}
             decision, why, failure = "reject", "a revision failed", None
         if decision == "reject":
-            planner = _planner_for(plan.nodes, author, loop_start)
-            if planner is None or not _may_replan(ctx, planner):
+            planner = nearest_planner(plan.nodes, _planner_fed(plan.nodes, loop_start) or author,
+                                      including_start=True)
+            if planner is None or not may_replan(ctx.graph, planner):
                 return await _unapproved(ctx, verdict, best[1], approved_port, why)
-            _count_replan(ctx, planner)
+            count_replan(ctx.graph, planner)
             ctx.round += 1
             start = planner.id
         elif loop_start is None:
@@ -78,8 +79,8 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
         else:
             revisions += 1
             ctx.round += 1
-            if plan.nodes[loop_start].role == "planner":  # a revise sent to a planner is a replan (counted)
-                _count_replan(ctx, plan.nodes[loop_start])
+            if (fed := _planner_fed(plan.nodes, loop_start)) is not None:  # a revise sent to a planner is a replan
+                count_replan(ctx.graph, plan.nodes[fed])
             start = loop_start
         try:
             outputs = await ctx.rerun(start, author, feedback=feedback, round=ctx.round)
@@ -120,28 +121,9 @@ async def _unjudged(ctx: NodeContext, author: str, error: str, artifact: Any, ap
     raise NodeFailed(error)
 
 
-def _planner_for(nodes: Any, author: str, loop_start: str | None) -> PlanNode | None:
-    if loop_start is not None and nodes[loop_start].role == "planner":
-        return nodes[loop_start]  # type: ignore[no-any-return]
-    seen, frontier = {author}, [author]
-    while frontier:
-        node = nodes[frontier.pop(0)]
-        if node.role == "planner":
-            return node  # type: ignore[no-any-return]
-        for edge in node.inputs:
-            if edge.kind == "forward" and edge.source not in seen:
-                seen.add(edge.source)
-                frontier.append(edge.source)
-    return None
-
-
-def _count_replan(ctx: NodeContext, planner: PlanNode) -> None:
-    key = ctx.graph.key(planner.id)
-    ctx.state.replans[key] = ctx.state.replans.get(key, 0) + 1
-
-
-def _may_replan(ctx: NodeContext, planner: PlanNode) -> bool:
-    return ctx.state.replans.get(ctx.graph.key(planner.id), 0) < int(planner.param("max_replans") or 0)
+def _planner_fed(nodes: Any, loop_start: str | None) -> str | None:
+    """The planner the judge's feedback goes to, if it goes to one (its revise and reject replan there)."""
+    return loop_start if loop_start is not None and nodes[loop_start].role == "planner" else None
 
 
 def _artifact_seq(ctx: NodeContext, author: str) -> int | None:

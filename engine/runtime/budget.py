@@ -5,7 +5,7 @@ the first limit crossed raises `BudgetHit`, which names the budget, the node and
 Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_calls_budget` params
 (its `CallSettings`; 0 = none; counted over the whole run, re-executions included, in `nodes` —
 which holds only the nodes with a limit of their own, the only ones whose usage is read); a node's
-`deadline_s` is enforced by the scheduler around its execution and recorded here through `hit`.
+`deadline_s` is a timer around its execution (`within_deadline`, as a sub-graph's is).
 The run's deadline is checked before each call against the run's clock less the time the run held.
 A sub-graph's own run limits hold over its inner nodes while it runs (`scope_budget`, `scopes`).
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
@@ -23,16 +23,19 @@ the user", with no budget recorded.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from engine.runtime.nodesetup import CallSettings
 from engine.runtime.plan import BudgetLimits
 from engine.runtime.scope_budget import BudgetKind, ScopeBudget
 from engine.runtime.scope_budget import limited as scope_limited
 
+T = TypeVar("T")
 _UNITS = {"tokens": "tokens", "cost_usd": "USD", "deadline_s": "s", "max_turns": "turns"}
 
 
@@ -83,6 +86,19 @@ class BudgetTracker:
             raise self.exceeded
         self.exceeded = BudgetHit(budget, limit, actual, node_id, scope)
         raise self.exceeded
+
+    async def within_deadline(self, work: Awaitable[T], limit_s: float | None, node_id: str, scope: str) -> T:
+        """`work`'s result within `limit_s` (None or 0: no limit); past it, `work` is cut off (its calls
+        cancelled, their spans closed) and the budget is hit — a node's or a sub-graph's deadline."""
+        started = time.monotonic()
+        window = asyncio.timeout(limit_s or None)
+        try:
+            async with window:
+                return await work
+        except TimeoutError:
+            if not window.expired():
+                raise
+            self._hit("deadline_s", limit_s or 0.0, round(time.monotonic() - started, 3), node_id, scope)
 
     def watches_tokens(self, node_max_tokens: int) -> bool:
         """Whether a call of a node with this limit needs live token counting."""

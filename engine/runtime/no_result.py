@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.events import Event, LogMessage, NodeStateChanged, VerdictIssued
+from engine.graph.naming import role_label
 from engine.runtime.plan import PlanNode
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def explain_no_result(graph: GraphExecutor, events: Sequence[Event]) -> str:
 
 def name(node: PlanNode) -> str:
     """A node as the user knows it: "Human gate 'Approve' (gate)"."""
-    role = node.role.replace("_", " ").capitalize()
+    role = role_label(node.role)
     return f"{role} '{node.title}' ({node.id})" if node.title else f"{role} ({node.id})"
 
 

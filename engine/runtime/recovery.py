@@ -20,6 +20,7 @@ the failed node says what is tried next. Every loop is bounded, so a run still a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.events import LogMessage
@@ -42,9 +43,9 @@ async def recover(graph: GraphExecutor, nid: str, error: str) -> dict[str, Any]:
         raise NodeFailed(error)
     tried: list[str] = []
     last_round = 0
-    planner = _planner_upstream(graph, nid)
-    while planner is not None and _may_replan(graph, planner):
-        count = last_round = _count_replan(graph, planner)
+    planner = nearest_planner(graph.plan.nodes, nid, including_start=False)
+    while planner is not None and may_replan(graph, planner):
+        count = last_round = count_replan(graph, planner)
         _announce(graph, nid, f"{node.label} failed: {error}; replanning through {planner.label} "
                               f"({count} of {int(planner.param('max_replans') or 0)})")
         feedback = {"decision": "reject", "score": 0.0, "reasons": [f"{node.label} failed: {error}"],
@@ -90,10 +91,12 @@ def _main_port(node: PlanNode) -> str | None:
     return outputs[0] if len(outputs) == 1 else None
 
 
-def _planner_upstream(graph: GraphExecutor, nid: str) -> PlanNode | None:
-    """The nearest planner on the failed node's forward inputs (breadth first; not the node itself)."""
-    nodes = graph.plan.nodes
-    seen, frontier = {nid}, [nid]
+def nearest_planner(nodes: Mapping[str, PlanNode], start: str, *, including_start: bool) -> PlanNode | None:
+    """The nearest planner above `start` on forward inputs (breadth first), or `start` itself when it
+    is one and `including_start`: the node a replan re-runs (here, and for a judge's reject)."""
+    if including_start and nodes[start].role == "planner":
+        return nodes[start]
+    seen, frontier = {start}, [start]
     while frontier:
         for edge in nodes[frontier.pop(0)].inputs:
             if edge.kind != "forward" or edge.source in seen:
@@ -105,11 +108,13 @@ def _planner_upstream(graph: GraphExecutor, nid: str) -> PlanNode | None:
     return None
 
 
-def _may_replan(graph: GraphExecutor, planner: PlanNode) -> bool:
+def may_replan(graph: GraphExecutor, planner: PlanNode) -> bool:
+    """Whether `planner` has a replan left (its `max_replans` per run, failures and judges alike)."""
     return graph.state.replans.get(graph.key(planner.id), 0) < int(planner.param("max_replans") or 0)
 
 
-def _count_replan(graph: GraphExecutor, planner: PlanNode) -> int:
+def count_replan(graph: GraphExecutor, planner: PlanNode) -> int:
+    """Count one replan of `planner`; how many it has had in this run."""
     key = graph.key(planner.id)
     graph.state.replans[key] = count = graph.state.replans.get(key, 0) + 1
     return count

@@ -20,7 +20,6 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -216,7 +215,8 @@ class GraphExecutor:
             if limit is None:  # not a number: fails here, as it always did
                 limit = float(node.param("deadline_s") or 0.0)
             handler = _HANDLERS.get(node.role) or _handler(node.role)
-            outputs = await (self._within_deadline(handler, ctx, limit) if limit else handler(ctx))
+            work = handler(ctx)
+            outputs = await (self.state.budget.within_deadline(work, limit, key, "node") if limit else work)
         except asyncio.CancelledError:
             self._set_state(nid, "cancelled", span=span, round=round)
             raise
@@ -251,19 +251,6 @@ class GraphExecutor:
     def inputs_for(self, nid: str) -> dict[str, Any]:
         """What `nid` gets from its inputs now (each port's value; a list for ports that take every value)."""
         return self._inputs_of(self.plan.nodes[nid], self.values[nid])
-
-    async def _within_deadline(self, handler: RoleHandler, ctx: NodeContext, limit: float) -> dict[str, Any]:
-        """The role's outputs, within the node's `deadline_s`: a run past it is cut off (in-flight
-        calls cancelled, their spans closed) and ends the run like any budget hit."""
-        started = time.monotonic()
-        window = asyncio.timeout(limit)
-        try:
-            async with window:
-                return await handler(ctx)
-        except TimeoutError:
-            if not window.expired():
-                raise
-            self.state.budget.hit("deadline_s", limit, round(time.monotonic() - started, 3), ctx.key, "node")
 
     async def rerun_region(self, start: str, end: str, *, feedback: Mapping[str, Any] | None = None,
                            start_inputs: Mapping[str, Any] | None = None, round: int = 0) -> dict[str, Any]:
