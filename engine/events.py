@@ -52,6 +52,16 @@ class RunStarted(Event):
     fork_at_seq: int | None = None
 
 
+class RunPlanned(Event):
+    """The run's plan, announced right after `RunStarted`: every node it may run, queued, so a view can
+    show the whole run before its first node starts. `nodes` holds `[node id, title, role]` per node in
+    the plan's order; a sub-graph's nodes follow their sub-graph node, keyed "subgraph/inner" as their
+    events name them."""
+
+    kind: ClassVar[str] = "run_planned"
+    nodes: list[list[str]] = field(default_factory=list)
+
+
 class RunFinished(Event):
     kind: ClassVar[str] = "run_finished"
     status: RunStatus
@@ -258,7 +268,7 @@ class LogMessage(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        RunStarted, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
+        RunStarted, RunPlanned, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
         LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished,
         MemoryRead, MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
         HumanDecisionMade, ErrorRaised, LogMessage, RunPaused, RunResumed,

@@ -58,9 +58,9 @@ def make_reporter(board: RunBoard, options: RunOptions) -> QuietReporter:
 
 async def drive_run(plan: RunPlan, workflow: Workflow, store: TraceStore, options: RunOptions,
                     *, source: str = "") -> RunOutcome:
-    from app.cli.gateway_choice import OfflineFirstGateway
     from app.cli.workflow_file import problem_lines
-    from engine.runtime import CompileError, Run
+    from engine.runtime import CompileError
+    from engine.runtime.launch import start_run
 
     # no terminal to ask on (a pipe, a file, or stdin closed: `<&-`) → gates follow the flags or reject
     interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not options.json
@@ -69,18 +69,19 @@ async def drive_run(plan: RunPlan, workflow: Workflow, store: TraceStore, option
     board = RunBoard.for_workflow(workflow, plan)
     reporter = make_reporter(board, options)
     try:
-        run = Run(plan, gateway=OfflineFirstGateway(), inputs=options.inputs, store=store,
-                  model_overrides=options.model_overrides or None, human=human_policy(mode, reporter))
+        run = start_run(plan, store=store, inputs=options.inputs, model_overrides=options.model_overrides,
+                        human=human_policy(mode, reporter))
     except CompileError as exc:  # e.g. an override that puts a critic in its author's model family
         reporter.close()
         raise CliError("\n".join(problem_lines(source, exc.problems)) or str(exc)) from None
     interrupts = _InterruptHandler(run)
     waiter = asyncio.ensure_future(run.wait())
     try:
-        async for event in run.events():
-            board.apply(event)
-            reporter.on_event(event)
-            if isinstance(event, ev.RunFinished):
+        async for batch in run.event_batches():
+            for event in batch:  # the reporter reads the board as it is right after each event
+                board.apply(event)
+                reporter.on_event(event)
+            if isinstance(batch[-1], ev.RunFinished):
                 break
         result = await waiter
     except Exception as exc:  # the engine failed outside the run's own error handling

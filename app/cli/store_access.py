@@ -19,15 +19,14 @@ if TYPE_CHECKING:
 
 
 def db_path(option: str | None) -> Path:
-    if option:
-        return Path(option).expanduser()
-    from engine.store import default_db_path
+    from engine.store.opening import trace_store_path
 
-    return Path(default_db_path())
+    return trace_store_path(option)
 
 
 def open_store(option: str | None, *, must_exist: bool = False) -> tuple[TraceStore, Path]:
-    from engine.store import TraceStore
+    from engine.store.opening import open_trace_store
+    from engine.store.records import StoreOpenError
 
     path = db_path(option)
     if must_exist and not path.exists():
@@ -35,10 +34,9 @@ def open_store(option: str | None, *, must_exist: bool = False) -> tuple[TraceSt
     if path.is_dir():
         raise CliError(f"--db {path}: is a directory, expected a database file")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        store = TraceStore(path)
-    except Exception as exc:  # any failure to open is reported with the path, never a traceback
-        raise CliError(f"cannot open trace database {path}: {exc}") from None
+        store = open_trace_store(path)
+    except StoreOpenError as exc:  # the message names the path
+        raise CliError(str(exc)) from None
     report_recovered(store)
     return store, path
 

@@ -3,7 +3,8 @@
 Invariants: `emit` (and the methods beside it for the kinds every node emits) is the only place
 events of a run are made, so `seq` increases by one per event
 and `ts` is monotonic seconds since the run started. Every event is kept in `history`; each
-`subscribe()` is an independent cursor over it, so a late subscriber sees the whole stream from the
+`subscribe()` (or `subscribe_batches()`, a list of the events new since its last batch) is an
+independent cursor over it, so a late subscriber sees the whole stream from the
 first event and a slow one never blocks the run (its backlog is the shared history, nothing is
 dropped). Sinks get every event in order, handed over in batches at most `SINK_INTERVAL_S` late:
 waking a writer thread per event costs a GIL hand-off per event, which on a busy machine dominates
@@ -163,6 +164,24 @@ class EventHub:
         if self._wakeup is not None:
             self._wakeup.set()
             self._wakeup = None
+
+    async def subscribe_batches(self) -> AsyncIterator[list[Event]]:
+        """Like `subscribe`, but every event emitted since the last batch at once, as one list: a view
+        that redraws per batch pays per wake-up, not per event (10,000 events a second arrive as a
+        few dozen lists)."""
+        index = 0
+        while True:
+            end = len(self.history)
+            if index < end:
+                batch = self.history[index:end]
+                index = end
+                yield batch
+                continue
+            if self.closed:
+                return
+            if self._wakeup is None:
+                self._wakeup = asyncio.Event()
+            await self._wakeup.wait()
 
     async def subscribe(self) -> AsyncIterator[Event]:
         index = 0

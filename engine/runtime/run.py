@@ -23,7 +23,16 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.events import BudgetExceeded, Event, NodeState, RunFinished, RunStarted, RunStatus, VerdictIssued
+from engine.events import (
+    BudgetExceeded,
+    Event,
+    NodeState,
+    RunFinished,
+    RunPlanned,
+    RunStarted,
+    RunStatus,
+    VerdictIssued,
+)
 from engine.gc_pause import older_objects_set_aside
 from engine.llm.types import ChatGateway
 from engine.runtime.budget import BudgetHit, BudgetTracker
@@ -32,6 +41,7 @@ from engine.runtime.hub import EventHub
 from engine.runtime.no_result import explain_no_result
 from engine.runtime.pausing import PauseAnnouncer, RunDeadline
 from engine.runtime.plan import CompileError, RunPlan
+from engine.runtime.plan_nodes import plan_nodes
 from engine.runtime.preflight import missing_keys
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.scheduler import GraphExecutor
@@ -78,6 +88,10 @@ class Run:
     def events(self) -> AsyncIterator[Event]:
         """An independent subscription to the whole event stream, from the first event."""
         return self.hub.subscribe()
+
+    def event_batches(self) -> AsyncIterator[list[Event]]:
+        """The same stream as `events()`, as lists: each holds every event new since the last one."""
+        return self.hub.subscribe_batches()
 
     def state(self, node_id: str) -> NodeState | None:
         return self.hub.node_states.get(node_id)  # type: ignore[return-value]
@@ -135,6 +149,7 @@ class Run:
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
                  settings={"concurrency": plan.concurrency, "seed": plan.seed,
                            "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)})
+        hub.emit(RunPlanned, span_id=span, nodes=[list(node) for node in plan_nodes(plan)])
         state.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
         self._pauses.start(span)
         graph = GraphExecutor(state, plan, parent_span=span, inputs=self.inputs)

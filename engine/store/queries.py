@@ -53,8 +53,8 @@ def load_events(
     blobs = conn.execute(select(seg.data).where(seg.run_pk == run_pk, seg.last_seq >= from_seq, seg.first_seq <= last)
                          .order_by(seg.first_seq)).scalars()
     with gc_paused():  # tens of thousands of containers at once: no collector passes over them meanwhile
-        events = [e for data in blobs for e in decode_segment(data, run_id)
-                  if from_seq <= e.seq <= last and (wanted is None or e.kind in wanted)]
+        events = [e for data in blobs for e in decode_segment(data, run_id, wanted)
+                  if from_seq <= e.seq <= last]
     return events  # segments of a run hold disjoint, ascending seq ranges
 
 

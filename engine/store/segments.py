@@ -115,8 +115,9 @@ def _json_row(event: Event) -> tuple[Any, ...]:
     return ("~" + event.kind, event.seq, event.ts, event.span_id, event.parent_id, text)
 
 
-def decode_segment(data: bytes, run_id: str) -> list[Event]:
-    """The events of one segment, in the order they were stored. Raises ValueError for a damaged one."""
+def decode_segment(data: bytes, run_id: str, kinds: frozenset[str] | None = None) -> list[Event]:
+    """The events of one segment, in the order they were stored (only those of `kinds` when given:
+    the others are skipped before they are rebuilt). Raises ValueError for a damaged one."""
     tag = data[:1]
     if tag not in (FORMAT_EVENT_TUPLES, FORMAT_ZLIB_MSGPACK):
         raise ValueError(f"unknown event segment format {tag!r}")
@@ -130,6 +131,8 @@ def decode_segment(data: bytes, run_id: str) -> list[Event]:
         readers = {kind: _reader(kind, tuple(names), tag == FORMAT_EVENT_TUPLES) for kind, names in header.items()}
         for row in rows:
             kind = row[0]
+            if kinds is not None and (kind[1:] if kind[:1] == "~" else kind) not in kinds:
+                continue
             if kind[:1] == "~":
                 record: dict[str, Any] = json.loads(row[5])
                 record.update(kind=kind[1:], run_id=run_id, seq=row[1], ts=row[2], span_id=row[3],

@@ -66,7 +66,7 @@ async def test_a_cancel_before_the_run_began_ends_it_cancelled_and_ends_the_stre
         result = await asyncio.wait_for(run.wait(), 5)
         events = await asyncio.wait_for(reader, 5)
         assert result.status == "cancelled" and not gateway.requests
-        assert [e.kind for e in events] == ["run_started", "run_finished"]
+        assert [e.kind for e in events] == ["run_started", "run_planned", "run_finished"]
 
 
 @pytest.mark.asyncio

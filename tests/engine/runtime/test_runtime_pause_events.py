@@ -112,13 +112,13 @@ async def test_a_step_on_a_free_run_lets_one_node_through_then_holds() -> None:
 
 @pytest.mark.asyncio
 async def test_the_deadline_does_not_count_the_time_the_run_is_paused() -> None:
-    # paused before it starts: announced right after RunStarted, and 0.4 s held do not count
+    # paused before it starts: announced right after RunStarted and the plan, and 0.4 s held do not count
     run = Run(compile_workflow(chain(2, deadline_s=0.25)), gateway=FakeGateway(latency_s=0.05))  # type: ignore[arg-type]
     run.pause()
     run.start()
     await asyncio.sleep(0.4)
     assert holds(run.hub.history) == [("run_paused", "user", None)] and isinstance(run.hub.history[0], RunStarted)
-    assert run.hub.history[1].kind == "run_paused"
+    assert [e.kind for e in run.hub.history[1:3]] == ["run_planned", "run_paused"]
     run.resume()
     result = await asyncio.wait_for(run.wait(), 5)
     assert result.status == "succeeded" and result.duration_s > 0.4

@@ -1,4 +1,4 @@
-"""The CLI's model gateway: `sim/...` models in-process, every other model through litellm.
+"""The gateway every front end (CLI and window) runs with: `sim/...` in-process, the rest through litellm.
 
 `SimGateway` gives the same replies, token counts, faults, retries and prices as `Gateway` does for
 `sim/...` models, without importing litellm (1.6–3 s) — so an offline run of an example starts in
