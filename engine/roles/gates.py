@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.checks.verdict import Verdict
 from engine.events import MemoryRead, MemoryWritten
+from engine.memory.backend import InMemoryBackend
 from engine.memory.gating import admit
 from engine.roles.tooluse import tool_node_arguments, tool_node_policy
 from engine.runtime.context import NodeContext
@@ -40,23 +41,10 @@ async def run_human_gate(ctx: NodeContext) -> dict[str, Any]:
     return {"verdict": verdict, "approved": edited if decision == "edit" else subject}
 
 
-class _RunMemory:
-    """Per-run memory when the run has no memory backend (nothing outlives the run)."""
-
-    def __init__(self) -> None:
-        self.data: dict[tuple[str, str, str, str], Any] = {}
-
-    def read(self, memory: str, scope: str, scope_id: str, key: str) -> Any:
-        return self.data.get((memory, scope, scope_id, key))
-
-    def write(self, memory: str, scope: str, scope_id: str, key: str, value: Any) -> None:
-        self.data[(memory, scope, scope_id, key)] = value
-
-
 async def run_memory(ctx: NodeContext) -> dict[str, Any]:
     state = ctx.state
-    if state.memory is None:
-        state.memory = _RunMemory()
+    if state.memory is None:  # per-run memory when the run has no backend (nothing outlives the run)
+        state.memory = InMemoryBackend()
     name, scope, key = str(ctx.param("memory")), str(ctx.param("scope")), str(ctx.param("key"))
     scope_id = {"run": state.hub.run_id, "workflow": state.workflow_id}.get(scope, "")
     mode = str(ctx.param("mode"))

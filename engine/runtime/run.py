@@ -35,6 +35,7 @@ from engine.events import (
 )
 from engine.gc_pause import older_objects_set_aside
 from engine.llm.types import ChatGateway
+from engine.memory import InMemoryBackend, MemoryBackend, StoreMemoryBackend
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.control import HumanChoice, HumanPolicy, RunControl
 from engine.runtime.hub import EventHub
@@ -42,10 +43,13 @@ from engine.runtime.no_result import explain_no_result
 from engine.runtime.pausing import PauseAnnouncer, RunDeadline
 from engine.runtime.plan import CompileError, RunPlan
 from engine.runtime.plan_nodes import plan_nodes
+from engine.runtime.ports import EventRecorder, RunStore
 from engine.runtime.preflight import missing_keys
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.state import RunState
+from engine.tools.registry import ToolRegistry
+from engine.tools.runtools import RunTools
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +70,9 @@ class RunResult:
 
 class Run:
     def __init__(self, plan: RunPlan, *, gateway: ChatGateway, inputs: dict[str, object] | None = None,
-                 store: Any = None, model_overrides: dict[str, str] | None = None,
-                 human: HumanPolicy | None = None, run_id: str | None = None, tools: Any = None,
-                 memory: Any = None) -> None:
+                 store: RunStore | None = None, model_overrides: dict[str, str] | None = None,
+                 human: HumanPolicy | None = None, run_id: str | None = None, tools: ToolRegistry | None = None,
+                 memory: MemoryBackend | None = None) -> None:
         self.plan = plan
         self.run_id = run_id or uuid.uuid4().hex
         self.inputs = dict(inputs or {})
@@ -205,40 +209,28 @@ class Run:
         lost: list[str] = []
         if writer is not None:
             await asyncio.get_running_loop().run_in_executor(None, writer.close)
-            lost += getattr(writer, "errors", ())
+            lost += writer.errors
         lost += (f"a run event consumer failed: {e}" for e in hub.sink_errors)
         return replace(result, recording_errors=lost) if lost else result
 
-    def _open_store(self) -> Any:
+    def _open_store(self) -> EventRecorder | None:
         if self._store is None:
             return None
         writer = self._store.writer()
         store, doc, version = self._store, dict(self.plan.document), self.plan.workflow_hash
-        call_in_order = getattr(writer, "call_in_order", None)
-        if call_in_order is not None:
-            # The trace writer's thread stores the workflow version ahead of the run's first event, off
-            # the run's start-up path; a failure shows in the run's `recording_errors`, like a lost event.
-            call_in_order(lambda: store.save_workflow(doc, workflow_hash=version),
-                          f"workflow version {version[:12]} not stored")
-        else:
-            store.save_workflow(doc, workflow_hash=version)
-        append_many = getattr(writer, "append_many", None)
-        if append_many is not None:  # one hand-off per batch (TraceWriter)
-            self.hub.add_batch_sink(append_many)
-        else:
-            self.hub.add_sink(writer.append)
+        # The trace writer's thread stores the workflow version ahead of the run's first event, off
+        # the run's start-up path; a failure shows in the run's `recording_errors`, like a lost event.
+        writer.call_in_order(lambda: store.save_workflow(doc, workflow_hash=version),
+                             f"workflow version {version[:12]} not stored")
+        self.hub.add_batch_sink(writer.append_many)  # one hand-off per batch
         return writer
 
-    def _memory_backend(self) -> Any:
+    def _memory_backend(self) -> MemoryBackend:
         if self._memory is not None:
             return self._memory
-        try:
-            from engine import memory
-        except ImportError:
-            return None
-        if self._store is not None and hasattr(memory, "StoreMemoryBackend"):
-            return memory.StoreMemoryBackend(self._store)
-        return memory.InMemoryBackend() if hasattr(memory, "InMemoryBackend") else None
+        if self._store is not None:
+            return StoreMemoryBackend(self._store)
+        return InMemoryBackend()
 
 
 async def _missing_keys(plan: RunPlan, overrides: Mapping[str, str], gateway: Any) -> list[str]:
@@ -269,8 +261,7 @@ async def execute(wf: Any, *, base_dir: Any = None, **kw: Any) -> RunResult:
     return await Run(compile_workflow(wf, base_dir=base_dir), **kw).wait()
 
 
-async def _close_tools(tools: Any) -> None:
+async def _close_tools(tools: ToolRegistry | RunTools | None) -> None:
     """Stop the MCP servers of the run's `RunTools`, if a node made one (a plain registry has none)."""
-    close = getattr(tools, "close", None)
-    if close is not None:
-        await close()  # RunTools.close gathers its servers' shutdowns with return_exceptions
+    if isinstance(tools, RunTools):
+        await tools.close()  # RunTools.close gathers its servers' shutdowns with return_exceptions

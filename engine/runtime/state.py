@@ -13,7 +13,7 @@ import asyncio
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.events import VerdictIssued
 from engine.llm.types import ChatGateway
@@ -21,6 +21,11 @@ from engine.runtime.budget import BudgetTracker
 from engine.runtime.control import HumanPolicy, RunControl
 from engine.runtime.hub import EventHub
 from engine.runtime.slots import NodeSlots, Slots
+
+if TYPE_CHECKING:
+    from engine.memory import MemoryBackend
+    from engine.tools.registry import ToolRegistry
+    from engine.tools.runtools import RunTools
 
 
 class NodeFailed(Exception):
@@ -38,8 +43,8 @@ class RunState:
     workflow_id: str
     overrides: Mapping[str, str] = field(default_factory=dict)
     human: HumanPolicy | None = None
-    tools: Any = None  # engine.tools.ToolRegistry when given
-    memory: Any = None  # engine.memory backend
+    tools: ToolRegistry | RunTools | None = None  # the run's registry; a RunTools around it once a node uses it
+    memory: MemoryBackend | None = None
     verdicts: list[VerdictIssued] = field(default_factory=list)
     replans: dict[str, int] = field(default_factory=dict)
     router_history: dict[str, list[str]] = field(default_factory=dict)

@@ -11,7 +11,7 @@ from engine import events as ev
 from engine.graph.format import load_workflow
 from engine.llm.sim import SimGateway
 from engine.projection import RunProjection, project
-from engine.runtime import compile_workflow
+from engine.runtime import HumanPolicy, compile_workflow
 from engine.runtime.launch import follow, input_specs, start_run
 from engine.store import TraceStore
 from engine.store.spans import span_records
@@ -23,7 +23,7 @@ NAMES = ["triad", "research", "code_fix", "text_to_sql", "hanoi", "tools"]
 async def _run(name: str, store: TraceStore) -> tuple[RunProjection, list[list[ev.Event]]]:
     wf = load_workflow(EXAMPLES / f"{name}.triadic.json")
     run = start_run(compile_workflow(wf, base_dir=EXAMPLES), store=store, gateway=SimGateway(),
-                    human=lambda *_a: "approve")  # type: ignore[arg-type,return-value]
+                    human=HumanPolicy(decide="approve"))
     projection = RunProjection()
     batches: list[list[ev.Event]] = []
     await follow(run, projection, batches.append)

@@ -93,8 +93,19 @@ async def test_store_gets_workflow_version_and_every_event() -> None:
         def writer(self) -> FakeStore:
             return self
 
-        def append(self, event: object) -> None:
-            self.events.append(event)
+        errors: tuple[str, ...] = ()
+
+        def append_many(self, events: list[object]) -> None:
+            self.events.extend(events)
+
+        def call_in_order(self, job: object, what: str) -> None:
+            job()  # type: ignore[operator]
+
+        def memory_value(self, *_args: object) -> None:
+            return None
+
+        def memory_history(self, *_args: object) -> list[object]:
+            return []
 
         def close(self) -> None:
             self.closed = True
