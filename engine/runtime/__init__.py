@@ -3,7 +3,7 @@
 Public API: `compile_workflow(wf, *, base_dir=None) -> RunPlan` (raises `CompileError(problems)`),
 `Run(plan, *, gateway, inputs=None, store=None, model_overrides=None, human=None, run_id=None,
 tools=None, memory=None)` with `start()`, `await wait() -> RunResult`, `events()`, `cancel()`, `pause()`,
-`resume()`, `step()`, `set_breakpoint(node_id, on=True)`, `submit_human_decision(node_id, decision,
+`resume()`, `step()`, `set_breakpoint(node_id, on=True)`, `event_batches()`, `submit_human_decision(node_id, decision,
 edited=None, reason="")`, `state(node_id)`; `HumanPolicy`; `async execute(wf, **kw) -> RunResult`.
 
 Semantics:
@@ -54,7 +54,10 @@ Semantics:
   `ToolCallStarted` / `ToolCallFinished` pair with its arguments and result.
 - Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_turns, plan size), so
   every run terminates.
-- Events: one emitter per run (seq, ts since start); spans run → node execution → LLM / tool call;
+- Starting and following a run from a front end: `engine.runtime.launch` (`input_specs`, `prepare`,
+  `start_run`, `follow` into an `engine.projection.RunProjection`) — the CLI and the window share it.
+- Events: one emitter per run (seq, ts since start); `RunStarted`, then `RunPlanned` (every node the
+  plan may run, queued), …, `RunFinished`; spans run → node execution → LLM / tool call;
   LLM spans record `LLMRequest.to_record()` and `LLMResponse.to_record()`.
 """
 
