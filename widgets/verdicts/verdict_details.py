@@ -1,0 +1,188 @@
+"""`VerdictDetails`: one verdict in full — who judged what, how, why — the artifact judged and its diff.
+
+Shows the judge and subject (links: `node_clicked(node_id)`), the judge's span (`span_clicked`),
+decision, score, round, model, every reason and every claim with whether it held; a tab with the
+artifact judged (`projection.artifacts[artifact_seq]`, as text or indented JSON) and a tab with its
+change from the previous round (`engine.projection.judged.previous_artifact`), unified or side by
+side, hunks or the whole artifact.
+
+Invariant: a diff of texts above `INLINE_CHARS` is computed in a worker thread (`Background`); only
+the result for the verdict shown now is displayed (an older one arriving late is dropped).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import events as ev
+from engine.projection import RunProjection
+from engine.projection.judged import artifact_text, judged_artifact, previous_artifact
+from engine.projection.text_diff import TextDiff, diff_texts
+from widgets.verdicts.background import Background
+from widgets.verdicts.diff_view import SIDE_BY_SIDE, UNIFIED, DiffView
+from widgets.verdicts.look import look_for, mono_font, seconds
+
+INLINE_CHARS = 40_000  # below this a diff takes well under a millisecond: computed on the spot
+
+
+class VerdictDetails(QWidget):
+    node_clicked = Signal(str)
+    span_clicked = Signal(str)
+    diff_shown = Signal(object)  # the TextDiff now on screen (tests and the status line read it)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.verdict: ev.VerdictIssued | None = None
+        self._texts: tuple[str, str] | None = None
+        self._before: ev.NodeOutput | None = None
+        self.header = QLabel(self)
+        self.header.setWordWrap(True)
+        self.header.linkActivated.connect(self._on_header_link_activated)
+        self.reasons = QTextBrowser(self)
+        self.reasons.setOpenLinks(False)
+        self.artifact = QPlainTextEdit(self)
+        self.artifact.setReadOnly(True)
+        self.artifact.setFont(mono_font())
+        self.diff = DiffView(self)
+        self.mode = QComboBox(self)
+        self.mode.addItem("Unified", UNIFIED)
+        self.mode.addItem("Side by side", SIDE_BY_SIDE)
+        self.whole = QCheckBox("Whole artifact", self)
+        self.diff_status = QLabel(self)
+        self.tabs = QTabWidget(self)
+        diff_page = QWidget(self)
+        controls = QHBoxLayout()
+        controls.addWidget(self.diff_status, 1)
+        controls.addWidget(self.whole)
+        controls.addWidget(self.mode)
+        page_layout = QVBoxLayout(diff_page)
+        page_layout.setContentsMargins(0, 2, 0, 0)
+        page_layout.addLayout(controls)
+        page_layout.addWidget(self.diff)
+        self.tabs.addTab(diff_page, "Change from previous round")
+        self.tabs.addTab(self.artifact, "Artifact judged")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.header)
+        layout.addWidget(self.reasons, 1)
+        layout.addWidget(self.tabs, 3)
+        self.background = Background(self)
+        self.background.finished.connect(self._on_background_finished)
+        self.mode.currentIndexChanged.connect(self._on_mode_changed)
+        self.whole.toggled.connect(self._on_whole_toggled)
+        self.show_verdict(None, None)
+
+    # -- showing ----------------------------------------------------------------------------------
+    def show_verdict(self, projection: RunProjection | None, verdict: ev.VerdictIssued | None) -> None:
+        self.verdict = verdict
+        self.background.latest += 1  # whatever is still computing is for another verdict
+        if projection is None or verdict is None:
+            self.header.setText("<i>Select a verdict to see its reasons, claims and the artifact it judged.</i>")
+            self.reasons.clear()
+            self.artifact.clear()
+            self._texts = None
+            self.diff.show_diff(TextDiff())
+            self.diff_status.setText("")
+            return
+        self.header.setText(self._header_html(projection, verdict))
+        self.reasons.setHtml(self._reasons_html(verdict))
+        judged, before = judged_artifact(projection, verdict), previous_artifact(projection, verdict)
+        new_text = artifact_text(judged.value) if judged is not None else ""
+        self.artifact.setPlainText(new_text if judged is not None else "(the verdict names no artifact)")
+        if judged is None or before is None:
+            self._texts = None
+            self.diff.show_diff(TextDiff())
+            self.diff_status.setText("First round: no earlier artifact to compare." if judged is not None
+                                     else "The verdict names no artifact.")
+            return
+        self._texts = (artifact_text(before.value), new_text)
+        self._before = before
+        self._compute()
+
+    def _compute(self) -> None:
+        if self._texts is None:
+            return
+        old, new = self._texts
+        context = None if self.whole.isChecked() else 3
+        if len(old) + len(new) <= INLINE_CHARS:
+            self._show(diff_texts(old, new, context=context))
+            return
+        self.diff_status.setText("Computing the diff…")
+        self.background.submit(_diff, old, new, context)
+
+    def _show(self, diff: TextDiff) -> None:
+        self.diff.show_diff(diff, self.mode.currentData())
+        before = self._before
+        assert before is not None
+        where = f"round {before.round} of {before.node_id}.{before.port} (seq {before.seq})"
+        change = "unchanged" if diff.identical else f"+{diff.added} −{diff.removed} lines"
+        self.diff_status.setText(f"{change} against {where}")
+        self.diff_shown.emit(diff)
+
+    def _on_background_finished(self, ticket: int, result: Any) -> None:
+        if ticket != self.background.latest:
+            return
+        if isinstance(result, TextDiff):
+            self._show(result)
+        else:
+            self.diff_status.setText(f"The diff could not be computed: {result}")
+
+    def _on_mode_changed(self, _index: int) -> None:
+        self.diff.set_mode(self.mode.currentData())
+
+    def _on_whole_toggled(self, _checked: bool) -> None:
+        self.background.latest += 1
+        self._compute()
+
+    def _on_header_link_activated(self, link: str) -> None:
+        kind, _, value = link.partition(":")
+        (self.span_clicked if kind == "span" else self.node_clicked).emit(value)
+
+    # -- text -------------------------------------------------------------------------------------
+    def _header_html(self, p: RunProjection, v: ev.VerdictIssued) -> str:
+        look = look_for(self)
+        def node(node_id: str) -> str:
+            row = p.nodes.get(node_id)
+            title = row.title if row is not None and row.title else node_id
+            return f'<a href="node:{html.escape(node_id)}"><b>{html.escape(title)}</b></a>'
+        colour = look.decision(v.decision).name()
+        model = f" · {html.escape(v.judge_model)}" if v.judge_model else ""
+        span = f' · <a href="span:{html.escape(v.span_id)}">span</a>' if v.span_id else ""
+        return (f"{node(v.node_id)} judged {node(v.subject_node_id)}: "
+                f'<b style="color:{colour}">{html.escape(v.decision)}</b> · score {v.score:.2f} · '
+                f"round {v.round}{model} · at {seconds(v.ts)} (seq {v.seq}){span}")
+
+    def _reasons_html(self, v: ev.VerdictIssued) -> str:
+        look = look_for(self)
+        reasons = [f"<li>{html.escape(r)}</li>" for r in v.reasons] or ["<li><i>none given</i></li>"]
+        parts = ["<b>Reasons</b><ul>", *reasons, "</ul>"]
+        if v.claims:
+            parts.append("<b>Claims</b><ul>")
+            for claim in v.claims:
+                held = bool(claim.get("supported", claim.get("held")))
+                mark, colour = ("✓ held", look.approve) if held else ("✗ did not hold", look.reject)
+                text = claim.get("claim") or claim.get("text") or str(claim)
+                note = claim.get("evidence") or claim.get("reason") or ""
+                note = f" — {html.escape(str(note))}" if note else ""
+                parts.append(f'<li><span style="color:{colour.name()}">{mark}</span>: '
+                             f"{html.escape(str(text))}{note}</li>")
+            parts.append("</ul>")
+        return "".join(parts)
+
+
+def _diff(old: str, new: str, context: int | None) -> TextDiff:
+    return diff_texts(old, new, context=context)
