@@ -28,11 +28,11 @@ class ExampleRun:
     run_id: str
 
 
-def run_example(name: str, store: TraceStore) -> ExampleRun:
+def run_example(name: str, store: TraceStore, inputs: dict[str, object] | None = None) -> ExampleRun:
     """Run `resources/examples/<name>.triadic.json` to its end on the simulated provider."""
     async def go() -> RunProjection:
         plan = compile_workflow(load_workflow(EXAMPLES / f"{name}.triadic.json"), base_dir=EXAMPLES)
-        run = start_run(plan, store=store, gateway=SimGateway())
+        run = start_run(plan, store=store, inputs=inputs, gateway=SimGateway())
         projection = RunProjection()
         await follow(run, projection)
         return projection

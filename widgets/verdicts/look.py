@@ -7,7 +7,9 @@ gets is readable on that theme's base colour.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QWidget
@@ -69,3 +71,14 @@ def preview(text: str, limit: int = 160) -> str:
     """One line of `text` for a table cell: newlines as ⏎, cut at `limit` characters."""
     short = text[: limit + 1].replace("\r", "").replace("\n", " ⏎ ")
     return short if len(short) <= limit else short[: limit - 1] + "…"
+
+
+def value_preview(value: Any, limit: int = 120) -> str:
+    """A value for a table cell: strings as they are, anything else as compact one-line JSON."""
+    if isinstance(value, str):
+        return preview(value, limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return preview(text, limit)

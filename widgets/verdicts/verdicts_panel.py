@@ -87,6 +87,7 @@ class VerdictsPanel(RunPanel):
         layout.addWidget(self.splitter, 1)
         self._restoring = False
         self._nodes_listed: set[str] = set()
+        self._nodes_scanned = 0  # verdicts whose nodes are in the node box
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.table.clicked.connect(self._on_table_clicked)
         self.table.activated.connect(self._on_table_activated)
@@ -102,6 +103,7 @@ class VerdictsPanel(RunPanel):
         try:
             self.model.reset(self.projection, self.node_filter, self._decisions())
             self._nodes_listed.clear()
+            self._nodes_scanned = 0
             self.node_box.blockSignals(True)
             self.node_box.clear()
             self.node_box.addItem("All nodes", None)
@@ -147,9 +149,10 @@ class VerdictsPanel(RunPanel):
         p = self.projection
         wanted: list[str] = []
         if p is not None:
-            for v in p.verdicts:
-                wanted.extend(n for n in (v.node_id, v.subject_node_id) if n not in self._nodes_listed)
+            for v in p.verdicts[self._nodes_scanned:]:
+                wanted.extend(n for n in dict.fromkeys((v.node_id, v.subject_node_id)) if n not in self._nodes_listed)
                 self._nodes_listed.update((v.node_id, v.subject_node_id))
+            self._nodes_scanned = len(p.verdicts)
         if self.node_filter is not None and self.node_filter not in self._nodes_listed:
             wanted.append(self.node_filter)
             self._nodes_listed.add(self.node_filter)
