@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
+from collections.abc import Iterator
 from typing import Any
 
 from engine import events as ev
@@ -31,10 +33,16 @@ def judged_artifact(p: RunProjection, verdict: ev.VerdictIssued) -> ev.NodeOutpu
     return None if verdict.artifact_seq is None else p.artifacts.get(verdict.artifact_seq)
 
 
+def _verdicts_before(p: RunProjection, seq: int) -> Iterator[ev.VerdictIssued]:
+    """The verdicts issued before event `seq`, latest first (the list is in seq order: bisected)."""
+    verdicts = p.verdicts
+    return (verdicts[i] for i in range(bisect_left(verdicts, seq, key=lambda v: v.seq) - 1, -1, -1))
+
+
 def previous_artifact(p: RunProjection, verdict: ev.VerdictIssued) -> ev.NodeOutput | None:
     current = judged_artifact(p, verdict)
-    for earlier in reversed(p.verdicts):
-        if earlier.seq >= verdict.seq or earlier.subject_node_id != verdict.subject_node_id:
+    for earlier in _verdicts_before(p, verdict.seq):
+        if earlier.subject_node_id != verdict.subject_node_id:
             continue
         if earlier.artifact_seq is None or earlier.artifact_seq == verdict.artifact_seq:
             continue
@@ -57,8 +65,8 @@ def gate_verdict_of(p: RunProjection, write: ev.MemoryWritten) -> ev.VerdictIssu
         return None
     decision = match.group("decision") or "approve"
     score = match.group("score")
-    for verdict in reversed(p.verdicts):
-        if verdict.seq < write.seq and verdict.decision == decision and f"{verdict.score:.2f}" == score:
+    for verdict in _verdicts_before(p, write.seq):
+        if verdict.decision == decision and f"{verdict.score:.2f}" == score:
             return verdict
     return None
 

@@ -93,7 +93,10 @@ def test_diff_between_rounds_shows_the_changed_lines(qtbot: QtBot, runs: dict[st
     assert removed == set(str(before.value).splitlines()) - set(str(after.value).splitlines())
     assert added == set(str(after.value).splitlines()) - set(str(before.value).splitlines())
     assert "Report combining 4 answers:" in removed and "Report combining 2 answers:" in added
+    assert panel.details.artifact_shown_text() == after.value
+    panel.details.tabs.setCurrentWidget(panel.details.artifact)  # filled when opened
     assert panel.details.artifact.toPlainText() == after.value
+    panel.details.tabs.setCurrentIndex(0)
     assert panel.details.diff.diff_model.rowCount() == len(diff.unified)
     panel.details.mode.setCurrentIndex(1)  # side by side
     model = panel.details.diff.diff_model

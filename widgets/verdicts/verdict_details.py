@@ -49,6 +49,8 @@ class VerdictDetails(QWidget):
         self.verdict: ev.VerdictIssued | None = None
         self._texts: tuple[str, str] | None = None
         self._before: ev.NodeOutput | None = None
+        self._artifact_text = ""  # put in the artifact tab when it is shown (20,000 lines cost ~50 ms)
+        self._artifact_set = True
         self.header = QLabel(self)
         self.header.setWordWrap(True)
         self.header.linkActivated.connect(self._on_header_link_activated)
@@ -84,6 +86,7 @@ class VerdictDetails(QWidget):
         self.background.finished.connect(self._on_background_finished)
         self.mode.currentIndexChanged.connect(self._on_mode_changed)
         self.whole.toggled.connect(self._on_whole_toggled)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.show_verdict(None, None)
 
     # -- showing ----------------------------------------------------------------------------------
@@ -94,6 +97,7 @@ class VerdictDetails(QWidget):
             self.header.setText("<i>Select a verdict to see its reasons, claims and the artifact it judged.</i>")
             self.reasons.clear()
             self.artifact.clear()
+            self._artifact_text, self._artifact_set = "", True
             self._texts = None
             self.diff.show_diff(TextDiff())
             self.diff_status.setText("")
@@ -102,7 +106,9 @@ class VerdictDetails(QWidget):
         self.reasons.setHtml(self._reasons_html(verdict))
         judged, before = judged_artifact(projection, verdict), previous_artifact(projection, verdict)
         new_text = artifact_text(judged.value) if judged is not None else ""
-        self.artifact.setPlainText(new_text if judged is not None else "(the verdict names no artifact)")
+        self._artifact_text = new_text if judged is not None else "(the verdict names no artifact)"
+        self._artifact_set = False
+        self._on_tab_changed(self.tabs.currentIndex())
         if judged is None or before is None:
             self._texts = None
             self.diff.show_diff(TextDiff())
@@ -140,6 +146,15 @@ class VerdictDetails(QWidget):
             self._show(result)
         else:
             self.diff_status.setText(f"The diff could not be computed: {result}")
+
+    def artifact_shown_text(self) -> str:
+        """The text of the artifact judged (what the artifact tab shows once it is opened)."""
+        return self._artifact_text
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.artifact and not self._artifact_set:
+            self.artifact.setPlainText(self._artifact_text)
+            self._artifact_set = True
 
     def _on_mode_changed(self, _index: int) -> None:
         self.diff.set_mode(self.mode.currentData())
