@@ -53,6 +53,9 @@ class DiffModel(QAbstractTableModel):
         if not index.isValid():
             return None
         row, column = index.row(), index.column()
+        if role == Qt.ItemDataRole.ToolTipRole:  # a long line is cut in its cell: the tip shows it whole
+            text = self.data(index, Qt.ItemDataRole.DisplayRole)
+            return text if isinstance(text, str) and len(text) > 60 else None
         if self.mode == UNIFIED:
             line = self.diff.unified[row]
             if role == Qt.ItemDataRole.DisplayRole:

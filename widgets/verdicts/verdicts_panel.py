@@ -17,7 +17,7 @@ passes the filter, without emitting `node_selected` for it again.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.run_panel import RunPanel
+from widgets.verdicts.look import look_for
 from widgets.verdicts.verdict_details import VerdictDetails
 from widgets.verdicts.verdicts_model import DECISIONS, SUBJECT, VerdictsModel
 
@@ -44,7 +45,7 @@ class VerdictsPanel(RunPanel):
         super().__init__(parent)
         self.model = VerdictsModel(self)
         self.node_box = QComboBox(self)
-        self.node_box.setMinimumContentsLength(14)
+        self.node_box.setMinimumContentsLength(10)
         self.node_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.decision_buttons: dict[str, QToolButton] = {}
         self.summary = QLabel(self)
@@ -61,6 +62,7 @@ class VerdictsPanel(RunPanel):
             self.decision_buttons[decision] = button
             bar.addWidget(button)
         bar.addWidget(self.summary, 1)
+        self._style_decision_buttons()
         self.table = QTableView(self)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -191,6 +193,18 @@ class VerdictsPanel(RunPanel):
         verdict = self.model.verdict_at(index.row()) if index.isValid() else None
         if verdict is not None and verdict.span_id:
             self.span_selected.emit(verdict.span_id)
+
+    def _style_decision_buttons(self) -> None:
+        look = look_for(self)
+        for decision, button in self.decision_buttons.items():
+            colour = look.decision(decision).name()
+            button.setStyleSheet(f"QToolButton:checked {{ color: {colour}; font-weight: bold; }}"
+                                 f"QToolButton:!checked {{ color: {look.muted.name()}; }}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a theme switch: decision colours follow
+            self._style_decision_buttons()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
