@@ -3,11 +3,13 @@ write, reads on demand, filters, the store's current value of lasting memory, an
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from example_runs import ExampleRun, feed_live, run_example
 from PySide6.QtCore import QModelIndex
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from engine import events as ev
@@ -127,7 +129,15 @@ def test_reads_refusals_and_filters(qtbot: QtBot) -> None:
                                                               ("Writer A", "tone")]
     assert _contents(panel) == {"notes · run scope — 1 key": [("topic", "Writer B")],  # a's key, b's value
                                 "prefs · workflow scope — 1 key": [("tone", "(read by Writer A)")]}
-    panel.set_node_filter(None)
+    assert panel.node_chip.isVisibleTo(panel) and panel.node_chip.text() == "only Writer A ✕"
+    panel.node_chip.click()
+    assert panel.node_filter is None and not panel.node_chip.isVisibleTo(panel) and len(_history(panel)) == 6
+    panel.history.selectRow(4)  # prefs · global · style
+    copy_value, copy_json = panel.history.actions()
+    copy_value.trigger()
+    assert QApplication.clipboard().text() == '[\n  "short",\n  "plain"\n]'
+    copy_json.trigger()
+    assert json.loads(QApplication.clipboard().text())["kind"] == "memory_write"
     panel.search.setText("prefs")
     assert [key for _, _, key, _ in _history(panel)] == ["style", "tone"]
     panel.search.clear()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from example_runs import ExampleRun, feed_live, run_example
 from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from engine import events as ev
@@ -168,5 +170,10 @@ def test_selection_emits_the_judge_the_subject_and_the_span(qtbot: QtBot, runs: 
     panel.set_node_filter("review")  # the controller follows the selection: the row stays selected
     assert panel.details.verdict is research.verdicts[0] and len(nodes) == count
     assert panel.table.selectionModel().currentIndex().row() == 0
+    copy, show_span = panel.table.actions()
+    copy.trigger()
+    assert json.loads(QApplication.clipboard().text())["seq"] == research.verdicts[0].seq
+    show_span.trigger()
+    assert spans[-1] == research.verdicts[0].span_id
     panel.set_projection(None)
     assert panel.model.rowCount() == 0 and panel.details.verdict is None

@@ -8,16 +8,20 @@ that key while "Only the selected key" is on; the search box narrows it by memor
 
 Signals (intents, `RunPanel`): selecting a row emits `node_selected(node_id)` of the node that wrote
 (or read) it. Live writes are appended once per flush (`update_from` → `sync`), never a reset.
+While a node filter is set a "only <node> ✕" button says so and clears it; Ctrl+C (and the history's
+context menu) copies the selected value, or the whole write / read as JSON.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
@@ -25,12 +29,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QSplitter,
     QTableView,
+    QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.projection import ProjectionChanges, RunProjection
+from engine.projection.judged import artifact_text
 from widgets.memory_view.contents_model import MemoryContentsModel
 from widgets.memory_view.history_model import MemoryHistoryModel
 from widgets.memory_view.merge import MemoryEvent
@@ -51,7 +57,12 @@ class MemoryPanel(RunPanel):
         self.reads.setChecked(True)
         self.only_key = QCheckBox("Only the selected key", self)
         self.summary = QLabel(self)
+        self.node_chip = QToolButton(self)  # "only <node>": the canvas selection; clicking shows every node
+        self.node_chip.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.node_chip.setToolTip("Only the node selected on the canvas: click to show every node")
+        self.node_chip.clicked.connect(self._on_node_chip_clicked)
         bar = QHBoxLayout()
+        bar.addWidget(self.node_chip)
         bar.addWidget(self.search, 1)
         bar.addWidget(self.reads)
         bar.addWidget(self.only_key)
@@ -79,6 +90,14 @@ class MemoryPanel(RunPanel):
         self.history.horizontalHeader().setStretchLastSection(True)
         for column, width in enumerate((60, 100, 60, 80, 70, 100, 200)):
             self.history.horizontalHeader().resizeSection(column, width)
+        copy = QAction("Copy value", self.history)
+        copy.setShortcut(QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        copy.triggered.connect(self._on_copy_triggered)
+        copy_row = QAction("Copy as JSON", self.history)
+        copy_row.triggered.connect(self._on_copy_row_triggered)
+        self.history.addActions([copy, copy_row])
+        self.history.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.value = MemoryValuePane(self)
         self.value.set_store(store)
         self.lists = QSplitter(Qt.Orientation.Vertical, self)
@@ -109,6 +128,9 @@ class MemoryPanel(RunPanel):
     # -- RunPanel ---------------------------------------------------------------------------------
     def rebuild(self) -> None:
         shown = self.value.shown
+        self.node_chip.setVisible(self.node_filter is not None)
+        if self.node_filter is not None and self.projection is not None:
+            self.node_chip.setText(f"only {self.history_model.title(self.node_filter)} ✕")
         self._refused = self._writes_counted = 0
         self.contents_model.reset(self.projection, self.node_filter)
         self._reset_history()
@@ -169,6 +191,18 @@ class MemoryPanel(RunPanel):
             self.node_selected.emit(e.node_id)
 
     # -- slots ------------------------------------------------------------------------------------
+    def _on_node_chip_clicked(self) -> None:
+        self.set_node_filter(None)
+
+    def _on_copy_triggered(self) -> None:
+        if self.value.shown is not None:
+            QApplication.clipboard().setText(artifact_text(self.value.shown.value))
+
+    def _on_copy_row_triggered(self) -> None:
+        if self.value.shown is not None:
+            record = self.value.shown.to_record()
+            QApplication.clipboard().setText(json.dumps(record, indent=2, ensure_ascii=False, default=str))
+
     def _on_contents_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
         if not parent.isValid():  # new groups: their title spans the row, their keys show
             for row in range(first, last + 1):

@@ -8,7 +8,7 @@ selected verdict: reasons, claims, the artifact judged and its diff from the pre
 Signals (intents, `RunPanel`): selecting a row emits `node_selected(judge)` — `node_selected(subject)`
 when the subject cell was clicked —; double-click / Enter on a row, or the header's "span" link,
 emits `span_selected(verdict.span_id)` (the judge's execution span); the node links in the details
-emit `node_selected`.
+emit `node_selected`. Ctrl+C (and the table's context menu) copies the selected verdict as JSON.
 
 Invariants: live verdicts are appended once per flush (`update_from` → `VerdictsModel.sync`), never
 a reset; a rebuild (new projection, new filter) keeps the selected verdict selected when it still
@@ -17,8 +17,10 @@ passes the filter, without emitting `node_selected` for it again.
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -77,6 +79,14 @@ class VerdictsPanel(RunPanel):
         header.setStretchLastSection(True)
         for column, width in enumerate((64, 110, 110, 70, 52, 52, 74)):
             header.resizeSection(column, width)
+        copy = QAction("Copy verdict as JSON", self.table)
+        copy.setShortcut(QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        copy.triggered.connect(self._on_copy_triggered)
+        show_span = QAction("Show the judge's span", self.table)
+        show_span.triggered.connect(self._on_show_span_triggered)
+        self.table.addActions([copy, show_span])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.details = VerdictDetails(self)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(self.table)
@@ -188,6 +198,14 @@ class VerdictsPanel(RunPanel):
         if index.isValid():
             verdict = self.model.verdict_at(index.row())
             self.node_selected.emit(verdict.subject_node_id if index.column() == SUBJECT else verdict.node_id)
+
+    def _on_copy_triggered(self) -> None:
+        verdict = self.details.verdict
+        if verdict is not None:
+            QApplication.clipboard().setText(json.dumps(verdict.to_record(), indent=2, ensure_ascii=False, default=str))
+
+    def _on_show_span_triggered(self) -> None:
+        self._on_table_activated(self.table.currentIndex())
 
     def _on_table_activated(self, index: QModelIndex) -> None:
         verdict = self.model.verdict_at(index.row()) if index.isValid() else None
