@@ -147,6 +147,16 @@ def test_reads_refusals_and_filters(qtbot: QtBot) -> None:
     assert [what for _, what, _, _ in _history(panel)] == ["written", "read", "written"]
 
 
+def test_a_sub_graph_filter_takes_its_inner_nodes(qtbot: QtBot) -> None:
+    inner = W(run_id="r", seq=1, ts=0.1, node_id="sub/store", memory="m", scope="run", key="k", value=1)
+    other = W(run_id="r", seq=2, ts=0.2, node_id="subway", memory="m", scope="run", key="j", value=2)
+    projection = RunProjection()
+    projection.apply_many([inner, other])
+    panel = _panel(qtbot, projection)
+    panel.set_node_filter("sub")
+    assert panel.history_model.rows == [inner] and panel.contents_model.key_count() == 1
+
+
 def test_live_batches_insert_rows_without_resets(qtbot: QtBot) -> None:
     events = _synthetic()
     panel = _panel(qtbot)

@@ -81,6 +81,18 @@ def test_filters_by_decision_and_node(qtbot: QtBot, runs: dict[str, ExampleRun])
     assert panel.node_filter is None and len(_shown(panel)) == 2
 
 
+def test_a_sub_graph_filter_takes_its_inner_nodes(qtbot: QtBot) -> None:
+    projection = RunProjection()
+    projection.apply_many([
+        ev.VerdictIssued(run_id="r", seq=1, ts=0.1, node_id="sub/critic", subject_node_id="sub/writer",
+                         decision="approve"),
+        ev.VerdictIssued(run_id="r", seq=2, ts=0.2, node_id="subway", subject_node_id="x", decision="approve"),
+    ])
+    panel = _panel(qtbot, projection)
+    panel.set_node_filter("sub")
+    assert [v.seq for v in _shown(panel)] == [1]
+
+
 def test_diff_between_rounds_shows_the_changed_lines(qtbot: QtBot, runs: dict[str, ExampleRun]) -> None:
     research = runs["research"].projection
     panel = _panel(qtbot, research)

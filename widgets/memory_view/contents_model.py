@@ -3,8 +3,8 @@
 Top-level rows are (memory, scope) groups in the order first seen; under each, one row per key: its
 value (a one-line preview), the node that wrote it, when, and the gate's word. A key's entry is its
 last admitted write in the run; a key the run only read (a workflow or global memory written by an
-earlier run) shows the value it read. With a node filter only the keys that node wrote or read are
-listed (with their current value, whoever wrote it).
+earlier run) shows the value it read. With a node filter only the keys that node (or, for a
+sub-graph, a node in it) wrote or read are listed (with their current value, whoever wrote it).
 
 Invariants: `sync()` reads only the writes and reads that arrived since the last call; it inserts new
 groups and keys with one `beginInsertRows` per parent and announces changed values with
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QWidget
 
 from engine import events as ev
 from engine.projection import RunProjection
-from widgets.memory_view.merge import Group, Key, MemoryEvent, merged_since
+from widgets.memory_view.merge import Group, Key, MemoryEvent, merged_since, of_node
 from widgets.verdicts.look import look_for, seconds, value_preview
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -65,7 +65,7 @@ class MemoryContentsModel(QAbstractItemModel):
         changed: dict[Key, None] = {}
         for e in events:
             key = (e.memory, e.scope, e.key)
-            if self.node_filter is not None and e.node_id == self.node_filter:
+            if self.node_filter is not None and of_node(e.node_id, self.node_filter):
                 self._touched.add(key)
             if isinstance(e, ev.MemoryWritten):
                 if e.admitted:

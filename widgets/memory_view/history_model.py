@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWidget
 from engine import events as ev
 from engine.projection import RunProjection
 from engine.projection.judged import gate_verdict_of
-from widgets.memory_view.merge import Key, MemoryEvent, merged_since
+from widgets.memory_view.merge import Key, MemoryEvent, merged_since, of_node
 from widgets.verdicts.look import look_for, seconds, value_preview
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -70,7 +70,7 @@ class MemoryHistoryModel(QAbstractTableModel):
         return [e for e in events if self._passes(e)]
 
     def _passes(self, e: MemoryEvent) -> bool:
-        if self.node_filter is not None and e.node_id != self.node_filter:
+        if self.node_filter is not None and not of_node(e.node_id, self.node_filter):
             return False
         if not self.show_reads and isinstance(e, ev.MemoryRead):
             return False

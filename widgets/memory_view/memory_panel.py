@@ -88,7 +88,7 @@ class MemoryPanel(RunPanel):
         self.history.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.history.verticalHeader().setDefaultSectionSize(row_height)
         self.history.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((60, 100, 60, 80, 70, 100, 200)):
+        for column, width in enumerate((60, 140, 60, 80, 70, 100, 200)):
             self.history.horizontalHeader().resizeSection(column, width)
         copy = QAction("Copy value", self.history)
         copy.setShortcut(QKeySequence.StandardKey.Copy)

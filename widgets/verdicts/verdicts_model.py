@@ -1,10 +1,10 @@
 """`VerdictsModel`: a table over a run's verdicts (`RunProjection.verdicts`), filtered, appended in batches.
 
 Columns: time, judge, subject, decision (coloured), score, round, claims held, reasons. Rows are
-indices into the projection's append-only verdict list, in seq order, that pass the filters (a node —
-as judge or subject —, and a set of decisions). `sync()` appends the verdicts that arrived since the
-last call with one `beginInsertRows` per call (once per flush); changing a filter or the projection
-resets. `data()` only reads one verdict and a node title.
+indices into the projection's append-only verdict list, in seq order, that pass the filters (a
+node — as judge or subject, or a node inside it when it is a sub-graph —, and a set of decisions).
+`sync()` appends the verdicts that arrived since the last call with one `beginInsertRows` per call
+(once per flush); changing a filter or the projection resets. `data()` only reads one verdict and a node title.
 """
 
 from __future__ import annotations
@@ -65,9 +65,11 @@ class VerdictsModel(QAbstractTableModel):
     def _new_rows(self) -> list[int]:
         verdicts = self.projection.verdicts if self.projection is not None else []
         node, decisions = self.node_filter, self.decisions
+        inside = node + "/" if node is not None else ""
         found = [i for i in range(self._scanned, len(verdicts))
                  if verdicts[i].decision in decisions
-                 and (node is None or node in (verdicts[i].node_id, verdicts[i].subject_node_id))]
+                 and (node is None or node in (verdicts[i].node_id, verdicts[i].subject_node_id)
+                      or verdicts[i].node_id.startswith(inside) or verdicts[i].subject_node_id.startswith(inside))]
         self._scanned = len(verdicts)
         return found
 
