@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from engine import events as ev
-from engine.projection import RunProjection
+from engine.projection import RunProjection, project
 from engine.store.store import TraceStore
 from widgets.memory_view import MemoryPanel
 
@@ -60,6 +60,7 @@ def _synthetic() -> list[ev.Event]:
         return W(run_id="r", seq=seq, ts=seq / 10, node_id=node, memory=memory, scope=scope, key=key, value=value,
                  admitted=admitted, reason=reason)
     return [
+        ev.RunStarted(run_id="r", seq=0, ts=0.0, workflow_id="wf", workflow_name="memory", workflow_hash="h"),
         ev.RunPlanned(run_id="r", seq=1, ts=0.0, nodes=[["a", "Writer A", "memory"], ["b", "Writer B", "memory"],
                                                        ["judge", "Judge", "critic"]]),
         w(2, "a", "topic", "heat pumps"),
@@ -208,3 +209,16 @@ def test_a_changed_value_in_the_store_is_shown(qtbot: QtBot, tmp_path: Path) -> 
     panel.set_store(None)
     panel.history.selectRow(0)
     assert panel.value.store_note.isHidden()
+
+
+def test_playback_at_another_seq_keeps_the_selection(qtbot: QtBot) -> None:
+    events = _synthetic()
+    full = RunProjection()
+    full.apply_many(events)
+    panel = _panel(qtbot, full)
+    panel.history.selectRow(1)  # the read at seq 3
+    panel.set_projection(project(events, until_seq=5))
+    assert panel.value.shown is not None and panel.value.shown.seq == 3
+    assert panel.history.selectionModel().currentIndex().row() == 1
+    panel.set_projection(project(events, until_seq=2))
+    assert panel.value.shown is None and panel.history_model.rowCount() == 1

@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from engine import events as ev
-from engine.projection import RunProjection
+from engine.projection import RunProjection, project
 from engine.projection.judged import previous_artifact
 from engine.store.store import TraceStore
 from widgets.verdicts import VerdictsPanel
+from widgets.verdicts.look import DARK, LIGHT
 from widgets.verdicts.verdicts_model import DECISION, JUDGE, SUBJECT
 
 EXAMPLES = ("research", "code_fix", "text_to_sql", "hanoi", "triad")
@@ -189,3 +190,34 @@ def test_selection_emits_the_judge_the_subject_and_the_span(qtbot: QtBot, runs: 
     assert spans[-1] == research.verdicts[0].span_id
     panel.set_projection(None)
     assert panel.model.rowCount() == 0 and panel.details.verdict is None
+
+
+def test_playback_at_another_seq_keeps_the_selection(qtbot: QtBot, runs: dict[str, ExampleRun]) -> None:
+    full = runs["code_fix"].projection
+    panel = _panel(qtbot, full)
+    _select(panel, 0)
+    first = full.verdicts[0]
+    panel.set_projection(project(full.events, until_seq=first.seq + 1))  # the same run, scrubbed back
+    assert panel.details.verdict is not None and panel.details.verdict.seq == first.seq
+    assert panel.model.rowCount() == 1
+    panel.set_projection(project(full.events, until_seq=first.seq - 1))  # before the verdict: gone
+    assert panel.model.rowCount() == 0 and panel.details.verdict is None
+    panel.set_projection(full)
+    _select(panel, 0)
+    panel.set_projection(runs["text_to_sql"].projection)  # another run: nothing selected
+    assert panel.details.verdict is None
+
+
+def test_decision_colours_follow_the_theme(qtbot: QtBot, runs: dict[str, ExampleRun]) -> None:
+    from PySide6.QtGui import QColor, QPalette
+
+    panel = _panel(qtbot, runs["research"].projection)
+    _select(panel, 0)
+    light = panel.model.index(0, DECISION).data(Qt.ItemDataRole.ForegroundRole)
+    assert LIGHT.revise.name() in panel.details.header.text()
+    dark = QPalette(panel.palette())
+    dark.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
+    dark.setColor(QPalette.ColorRole.Window, QColor("#252526"))
+    panel.setPalette(dark)
+    assert panel.model.index(0, DECISION).data(Qt.ItemDataRole.ForegroundRole) == DARK.revise != light
+    assert DARK.revise.name() in panel.details.header.text()

@@ -42,6 +42,7 @@ from widgets.memory_view.history_model import MemoryHistoryModel
 from widgets.memory_view.merge import MemoryEvent
 from widgets.memory_view.value_pane import MemoryValuePane
 from widgets.run_panel import RunPanel
+from widgets.verdicts.look import same_run
 
 
 class MemoryPanel(RunPanel):
@@ -146,7 +147,8 @@ class MemoryPanel(RunPanel):
         self._count()
 
     def set_projection(self, projection: RunProjection | None) -> None:
-        if projection is not self.projection:
+        """Show `projection`; the selection stays when it is the same run again (playback at another seq)."""
+        if not same_run(self.projection, projection):
             self.value.show_event(None, None)
         super().set_projection(projection)
 
@@ -160,7 +162,7 @@ class MemoryPanel(RunPanel):
 
     def _reselect(self, shown: MemoryEvent) -> bool:
         for row, e in enumerate(self.history_model.rows):
-            if e is shown:
+            if e.seq == shown.seq:  # the same run's event (maybe from a projection rebuilt for playback)
                 self._emitting = False
                 try:
                     self.history.selectionModel().setCurrentIndex(

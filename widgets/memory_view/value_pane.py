@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from engine import events as ev
@@ -84,6 +85,11 @@ class MemoryValuePane(QWidget):
             self.store_note.setText("<i>Asking the store for its current value…</i>")
             self.store_note.show()
             self.background.submit(_latest_admitted, self.store, e.memory, e.scope, scope_id, e.key)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.shown is not None and self._projection is not None:
+            self.header.setText(self._header_html(self._projection, self.shown))  # a theme switch: recolour
 
     def _on_store_answered(self, ticket: int, entry: Any) -> None:
         if ticket != self.background.latest or self.shown is None:

@@ -1,4 +1,5 @@
-"""Colours and fonts the verdicts and memory docks share, for the light and the dark theme.
+"""What the verdicts and memory docks share: colours and fonts for the light and the dark theme, how
+a time or a value is put in a cell, and whether two projections show the same run.
 
 Invariant: a view never hard-codes a colour: it asks `look_for(widget)` at paint / data time, which
 reads the widget's current palette (so a theme switch needs only a repaint), and every foreground it
@@ -13,6 +14,8 @@ from typing import Any
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QWidget
+
+from engine.projection import RunProjection
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +85,10 @@ def value_preview(value: Any, limit: int = 120) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return preview(text, limit)
+
+
+def same_run(old: RunProjection | None, new: RunProjection | None) -> bool:
+    """Whether `new` shows the same run as `old` (a playback rebuilt at another seq, or itself)."""
+    if old is None or new is None:
+        return old is new
+    return old is new or (bool(new.run_id) and new.run_id == old.run_id)

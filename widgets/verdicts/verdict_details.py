@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -47,6 +47,7 @@ class VerdictDetails(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.verdict: ev.VerdictIssued | None = None
+        self._projection: RunProjection | None = None
         self._texts: tuple[str, str] | None = None
         self._before: ev.NodeOutput | None = None
         self._artifact_text = ""  # put in the artifact tab when it is shown (20,000 lines cost ~50 ms)
@@ -91,7 +92,7 @@ class VerdictDetails(QWidget):
 
     # -- showing ----------------------------------------------------------------------------------
     def show_verdict(self, projection: RunProjection | None, verdict: ev.VerdictIssued | None) -> None:
-        self.verdict = verdict
+        self.verdict, self._projection = verdict, projection
         self.background.latest += 1  # whatever is still computing is for another verdict
         if projection is None or verdict is None:
             self.header.setText("<i>Select a verdict to see its reasons, claims and the artifact it judged.</i>")
@@ -146,6 +147,12 @@ class VerdictDetails(QWidget):
             self._show(result)
         else:
             self.diff_status.setText(f"The diff could not be computed: {result}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.verdict is not None and self._projection is not None:
+            self.header.setText(self._header_html(self._projection, self.verdict))  # a theme switch: recolour
+            self.reasons.setHtml(self._reasons_html(self.verdict))
 
     def artifact_shown_text(self) -> str:
         """The text of the artifact judged (what the artifact tab shows once it is opened)."""

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.run_panel import RunPanel
-from widgets.verdicts.look import look_for
+from widgets.verdicts.look import look_for, same_run
 from widgets.verdicts.verdict_details import VerdictDetails
 from widgets.verdicts.verdicts_model import DECISIONS, SUBJECT, VerdictsModel
 
@@ -142,7 +142,8 @@ class VerdictsPanel(RunPanel):
             self._list_nodes()  # a title may have arrived (RunPlanned)
 
     def set_projection(self, projection: RunProjection | None) -> None:
-        if projection is not self.projection:
+        """Show `projection`; the selection stays when it is the same run again (playback at another seq)."""
+        if not same_run(self.projection, projection):
             self.details.show_verdict(None, None)
         super().set_projection(projection)
 
