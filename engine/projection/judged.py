@@ -8,6 +8,7 @@ Read-only questions over a `RunProjection` for the verdicts and memory views (Qt
 - `gate_verdict_of(p, write)`: the verdict a gated memory write's reason names (its decision and
   score, as `engine.memory.gating.admit` words it), the latest such before the write; None when the
   write was not gated or no verdict matches;
+- `previous_write(p, write)`: the key's latest admitted write before `write` (what it replaced);
 - `artifact_text(value)`: an artifact as text to show and diff (strings as they are, anything else as
   indented JSON with its keys in order, so two rounds diff line by line).
 
@@ -68,6 +69,18 @@ def gate_verdict_of(p: RunProjection, write: ev.MemoryWritten) -> ev.VerdictIssu
     for verdict in _verdicts_before(p, write.seq):
         if verdict.decision == decision and f"{verdict.score:.2f}" == score:
             return verdict
+    return None
+
+
+def previous_write(p: RunProjection, write: ev.MemoryWritten) -> ev.MemoryWritten | None:
+    """The latest admitted write to the same key before `write`: the value it replaced (or, refused,
+    would have replaced); None when the run wrote none before it."""
+    writes = p.memory_writes
+    key = (write.memory, write.scope, write.key)
+    for i in range(bisect_left(writes, write.seq, key=lambda w: w.seq) - 1, -1, -1):
+        earlier = writes[i]
+        if earlier.admitted and (earlier.memory, earlier.scope, earlier.key) == key:
+            return earlier
     return None
 
 

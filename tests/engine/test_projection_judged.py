@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from engine import events as ev
 from engine.projection import project
-from engine.projection.judged import artifact_text, gate_verdict_of, judged_artifact, previous_artifact
+from engine.projection.judged import (
+    artifact_text,
+    gate_verdict_of,
+    judged_artifact,
+    previous_artifact,
+    previous_write,
+)
 from engine.projection.text_diff import diff_texts
 
 
@@ -53,6 +59,9 @@ def test_the_gate_verdict_of_a_memory_write_is_the_one_its_reason_names() -> Non
     assert gate_verdict_of(p, w[0]) is p.verdicts[0]
     assert gate_verdict_of(p, w[1]) is p.verdicts[1]
     assert gate_verdict_of(p, w[2]) is None and gate_verdict_of(p, w[3]) is None and gate_verdict_of(p, w[4]) is None
+    assert previous_write(p, w[0]) is None
+    assert previous_write(p, w[1]) is w[0]  # refused: what it would have replaced
+    assert previous_write(p, w[2]) is w[0] and previous_write(p, w[4]) is w[3]  # refused ones skipped
 
 
 def test_artifact_text_and_line_diff() -> None:

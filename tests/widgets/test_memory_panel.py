@@ -222,3 +222,20 @@ def test_playback_at_another_seq_keeps_the_selection(qtbot: QtBot) -> None:
     assert panel.history.selectionModel().currentIndex().row() == 1
     panel.set_projection(project(events, until_seq=2))
     assert panel.value.shown is None and panel.history_model.rowCount() == 1
+
+
+def test_a_write_shows_its_change_from_the_previous_write(qtbot: QtBot) -> None:
+    projection = RunProjection()
+    projection.apply_many(_synthetic())
+    panel = _panel(qtbot, projection)
+    change = panel.value.change
+    with qtbot.waitSignal(change.diff_shown) as shown:
+        panel.history.selectRow(3)  # b's topic "gas boilers" replaced a's "heat pumps"
+    diff = shown.args[0]
+    assert [(line.tag, line.text) for line in diff.unified if line.tag in "+-"] == [
+        ("-", "heat pumps"), ("+", "gas boilers")]
+    assert "Writer A" in change.status.text() and "(seq 2)" in change.status.text()
+    panel.history.selectRow(2)  # the refused summary: nothing written before it
+    assert change.view.diff_model.rowCount() == 0 and change.status.text().startswith("The first write")
+    panel.history.selectRow(1)
+    assert change.status.text().startswith("A read")

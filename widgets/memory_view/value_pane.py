@@ -1,5 +1,6 @@
-"""`MemoryValuePane`: one memory write or read in full — its value as text or indented JSON — and, for
-memory that outlives the run (workflow and global scope), the value the store holds now.
+"""`MemoryValuePane`: one memory write or read in full — its value as text or indented JSON, its change
+from the key's previous write (`DiffPane`) — and, for memory that outlives the run (workflow and
+global scope), the value the store holds now.
 
 The value is formatted only when a row is selected (never for rows merely listed), and cut at
 `MAX_CHARS` (the rest is counted, not shown). With a store (`set_store`) the pane asks it, in a worker
@@ -15,13 +16,14 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
 from engine import events as ev
 from engine.projection import RunProjection
-from engine.projection.judged import artifact_text, gate_verdict_of
+from engine.projection.judged import artifact_text, gate_verdict_of, previous_write
 from widgets.memory_view.merge import MemoryEvent
 from widgets.verdicts.background import Background
+from widgets.verdicts.diff_pane import DiffPane
 from widgets.verdicts.look import look_for, mono_font, seconds
 
 MAX_CHARS = 500_000
@@ -50,7 +52,11 @@ class MemoryValuePane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
-        layout.addWidget(self.value, 1)
+        self.change = DiffPane("Whole value", self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.value, "Value")
+        self.tabs.addTab(self.change, "Change from the previous write")
+        layout.addWidget(self.tabs, 1)
         layout.addWidget(self.store_note)
         layout.addWidget(self.store_value)
         self.background = Background(self)
@@ -74,17 +80,32 @@ class MemoryValuePane(QWidget):
         if p is None or e is None:
             self.header.setText("<i>Select a key or a write to see its whole value.</i>")
             self.value.clear()
+            self.change.clear()
             return
         self.header.setText(self._header_html(p, e))
         text = artifact_text(e.value)
         if len(text) > MAX_CHARS:
             text = text[:MAX_CHARS] + f"\n… {len(text) - MAX_CHARS:,} more characters not shown"
         self.value.setPlainText(text if e.value is not None else "(no value)")
+        self._compare(p, e)
         if self.store is not None and e.scope in LASTING_SCOPES:
             scope_id = p.workflow_id if e.scope == "workflow" else ""
             self.store_note.setText("<i>Asking the store for its current value…</i>")
             self.store_note.show()
             self.background.submit(_latest_admitted, self.store, e.memory, e.scope, scope_id, e.key)
+
+    def _compare(self, p: RunProjection, e: MemoryEvent) -> None:
+        if isinstance(e, ev.MemoryRead):
+            self.change.clear("A read: it changed nothing.")
+            return
+        before = previous_write(p, e)
+        if before is None:
+            self.change.clear("The first write of this key in the run.")
+            return
+        row = p.nodes.get(before.node_id)
+        who = row.title if row is not None and row.title else before.node_id
+        self.change.compare(artifact_text(before.value), artifact_text(e.value),
+                            f"the write of {who} at {seconds(before.ts)} (seq {before.seq})")
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

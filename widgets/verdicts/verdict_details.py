@@ -6,50 +6,32 @@ artifact judged (`projection.artifacts[artifact_seq]`, as text or indented JSON)
 change from the previous round (`engine.projection.judged.previous_artifact`), unified or side by
 side, hunks or the whole artifact.
 
-Invariant: a diff of texts above `INLINE_CHARS` is computed in a worker thread (`Background`); only
-the result for the verdict shown now is displayed (an older one arriving late is dropped).
+Invariant: large diffs are computed in a worker thread and only the one for the verdict shown now is
+displayed (`DiffPane`); the artifact's text is put in its tab only when the tab is opened.
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QPlainTextEdit,
-    QTabWidget,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from engine import events as ev
 from engine.projection import RunProjection
 from engine.projection.judged import artifact_text, judged_artifact, previous_artifact
-from engine.projection.text_diff import TextDiff, diff_texts
-from widgets.verdicts.background import Background
-from widgets.verdicts.diff_view import SIDE_BY_SIDE, UNIFIED, DiffView
+from widgets.verdicts.diff_pane import DiffPane
 from widgets.verdicts.look import look_for, mono_font, seconds
-
-INLINE_CHARS = 40_000  # below this a diff takes well under a millisecond: computed on the spot
 
 
 class VerdictDetails(QWidget):
     node_clicked = Signal(str)
     span_clicked = Signal(str)
-    diff_shown = Signal(object)  # the TextDiff now on screen (tests and the status line read it)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.verdict: ev.VerdictIssued | None = None
         self._projection: RunProjection | None = None
-        self._texts: tuple[str, str] | None = None
-        self._before: ev.NodeOutput | None = None
         self._artifact_text = ""  # put in the artifact tab when it is shown (20,000 lines cost ~50 ms)
         self._artifact_set = True
         self.header = QLabel(self)
@@ -60,48 +42,30 @@ class VerdictDetails(QWidget):
         self.artifact = QPlainTextEdit(self)
         self.artifact.setReadOnly(True)
         self.artifact.setFont(mono_font())
-        self.diff = DiffView(self)
-        self.mode = QComboBox(self)
-        self.mode.addItem("Unified", UNIFIED)
-        self.mode.addItem("Side by side", SIDE_BY_SIDE)
-        self.whole = QCheckBox("Whole artifact", self)
-        self.diff_status = QLabel(self)
+        self.diff_pane = DiffPane("Whole artifact", self)
+        self.diff, self.mode, self.whole = self.diff_pane.view, self.diff_pane.mode, self.diff_pane.whole
+        self.diff_status = self.diff_pane.status
+        self.diff_shown = self.diff_pane.diff_shown  # the TextDiff now on screen
         self.tabs = QTabWidget(self)
-        diff_page = QWidget(self)
-        controls = QHBoxLayout()
-        controls.addWidget(self.diff_status, 1)
-        controls.addWidget(self.whole)
-        controls.addWidget(self.mode)
-        page_layout = QVBoxLayout(diff_page)
-        page_layout.setContentsMargins(0, 2, 0, 0)
-        page_layout.addLayout(controls)
-        page_layout.addWidget(self.diff)
-        self.tabs.addTab(diff_page, "Change from previous round")
+        self.tabs.addTab(self.diff_pane, "Change from previous round")
         self.tabs.addTab(self.artifact, "Artifact judged")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
         layout.addWidget(self.reasons, 1)
         layout.addWidget(self.tabs, 3)
-        self.background = Background(self)
-        self.background.finished.connect(self._on_background_finished)
-        self.mode.currentIndexChanged.connect(self._on_mode_changed)
-        self.whole.toggled.connect(self._on_whole_toggled)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.show_verdict(None, None)
 
     # -- showing ----------------------------------------------------------------------------------
     def show_verdict(self, projection: RunProjection | None, verdict: ev.VerdictIssued | None) -> None:
         self.verdict, self._projection = verdict, projection
-        self.background.latest += 1  # whatever is still computing is for another verdict
         if projection is None or verdict is None:
             self.header.setText("<i>Select a verdict to see its reasons, claims and the artifact it judged.</i>")
             self.reasons.clear()
             self.artifact.clear()
             self._artifact_text, self._artifact_set = "", True
-            self._texts = None
-            self.diff.show_diff(TextDiff())
-            self.diff_status.setText("")
+            self.diff_pane.clear()
             return
         self.header.setText(self._header_html(projection, verdict))
         self.reasons.setHtml(self._reasons_html(verdict))
@@ -111,42 +75,13 @@ class VerdictDetails(QWidget):
         self._artifact_set = False
         self._on_tab_changed(self.tabs.currentIndex())
         if judged is None or before is None:
-            self._texts = None
-            self.diff.show_diff(TextDiff())
-            self.diff_status.setText("First round: no earlier artifact to compare." if judged is not None
-                                     else "The verdict names no artifact.")
+            self.diff_pane.clear("First round: no earlier artifact to compare." if judged is not None
+                                 else "The verdict names no artifact.")
             return
-        self._texts = (artifact_text(before.value), new_text)
-        self._before = before
-        self._compute()
-
-    def _compute(self) -> None:
-        if self._texts is None:
-            return
-        old, new = self._texts
-        context = None if self.whole.isChecked() else 3
-        if len(old) + len(new) <= INLINE_CHARS:
-            self._show(diff_texts(old, new, context=context))
-            return
-        self.diff_status.setText("Computing the diff…")
-        self.background.submit(_diff, old, new, context)
-
-    def _show(self, diff: TextDiff) -> None:
-        self.diff.show_diff(diff, self.mode.currentData())
-        before = self._before
-        assert before is not None
-        where = f"round {before.round} of {before.node_id}.{before.port} (seq {before.seq})"
-        change = "unchanged" if diff.identical else f"+{diff.added} −{diff.removed} lines"
-        self.diff_status.setText(f"{change} against {where}")
-        self.diff_shown.emit(diff)
-
-    def _on_background_finished(self, ticket: int, result: Any) -> None:
-        if ticket != self.background.latest:
-            return
-        if isinstance(result, TextDiff):
-            self._show(result)
-        else:
-            self.diff_status.setText(f"The diff could not be computed: {result}")
+        subject = projection.nodes.get(before.node_id)
+        title = subject.title if subject is not None and subject.title else before.node_id
+        self.diff_pane.compare(artifact_text(before.value), new_text,
+                               f"round {before.round} of {title}.{before.port} (seq {before.seq})")
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -162,13 +97,6 @@ class VerdictDetails(QWidget):
         if self.tabs.widget(index) is self.artifact and not self._artifact_set:
             self.artifact.setPlainText(self._artifact_text)
             self._artifact_set = True
-
-    def _on_mode_changed(self, _index: int) -> None:
-        self.diff.set_mode(self.mode.currentData())
-
-    def _on_whole_toggled(self, _checked: bool) -> None:
-        self.background.latest += 1
-        self._compute()
 
     def _on_header_link_activated(self, link: str) -> None:
         kind, _, value = link.partition(":")
@@ -205,6 +133,3 @@ class VerdictDetails(QWidget):
             parts.append("</ul>")
         return "".join(parts)
 
-
-def _diff(old: str, new: str, context: int | None) -> TextDiff:
-    return diff_texts(old, new, context=context)
