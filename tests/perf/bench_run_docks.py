@@ -26,7 +26,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel
 from PySide6.QtWidgets import QApplication
 
 from engine import events as ev
@@ -42,6 +42,14 @@ FLUSH = 300
 def emit(name: str, value: float, unit: str, **extra: object) -> None:
     load = round(os.getloadavg()[0], 2)
     print(json.dumps({"name": name, "value": round(value, 2), "unit": unit, "loadavg_1m": load, **extra}), flush=True)
+
+
+def dispose(panel: RunPanel) -> None:
+    """Delete a panel now, on this (the GUI) thread: a parentless widget left to Python's cycle collector
+    may be destroyed in whichever thread collects — a worker's — and crash."""
+    panel.close()
+    panel.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def synthetic_run(executions: int = 5000, nodes: int = 200) -> list[ev.Event]:
@@ -102,9 +110,7 @@ def bench_open(app: QApplication, make: type[RunPanel], projection: RunProjectio
         panel.set_projection(projection)
         panel.grab()
         times.append((time.perf_counter() - start) * 1000)
-        panel.close()
-        panel.deleteLater()
-        app.processEvents()
+        dispose(panel)
     emit(f"{name}_open_100k_events", statistics.median(times), "ms", target="< 1000 ms for all docks")
 
 
@@ -126,9 +132,7 @@ def bench_live(app: QApplication, make: type[RunPanel], events: list[ev.Event], 
             flushes.append((time.perf_counter() - t) * 1000)
         medians.append(statistics.median(flushes))
         worst.append(max(flushes))
-        panel.close()
-        panel.deleteLater()
-        app.processEvents()
+        dispose(panel)
     emit(f"{name}_live_flush_median", statistics.median(medians), "ms", flush_events=FLUSH)
     emit(f"{name}_live_flush_worst", statistics.median(worst), "ms", target="≤ 20 ms p99 stall of the GUI loop")
 
@@ -148,6 +152,7 @@ def bench_select(app: QApplication, projection: RunProjection) -> None:
         verdicts.repaint()
         times.append((time.perf_counter() - t) * 1000)
     emit("verdicts_select", statistics.median(times), "ms", verdicts=rows)
+    dispose(verdicts)
     memory = MemoryPanel()
     memory.resize(1100, 700)
     memory.show()
@@ -160,6 +165,7 @@ def bench_select(app: QApplication, projection: RunProjection) -> None:
         memory.repaint()
         times.append((time.perf_counter() - t) * 1000)
     emit("memory_select", statistics.median(times), "ms", history_rows=rows)
+    dispose(memory)
 
 
 def bench_big_diff(app: QApplication) -> None:
@@ -188,7 +194,7 @@ def bench_big_diff(app: QApplication) -> None:
             app.processEvents()
             time.sleep(0.001)
         total.append((done[0] - t) * 1000)
-        panel.close()
+        dispose(panel)
     emit("verdicts_big_diff_gui_thread", statistics.median(gui), "ms", lines=20_000)
     emit("verdicts_big_diff_on_screen", statistics.median(total), "ms", lines=20_000)
 

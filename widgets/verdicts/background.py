@@ -5,8 +5,13 @@ returns a ticket; `finished(ticket, result)` is emitted on the thread the `Backg
 (a queued signal) once `fn` returns — or with the exception it raised. Only the latest ticket
 matters to a view: `latest` says which it is, so a slow result for an older selection is dropped.
 
-Invariant: `fn` must not touch Qt objects or the projection while the GUI thread may change it:
-callers hand it plain values (the texts to diff), never live rows.
+Invariants: `fn` must not touch Qt objects or the projection while the GUI thread may change it:
+callers hand it plain values (the texts to diff), never live rows. `fn` runs with the cycle collector
+paused (`engine.gc_pause.gc_paused`): a collection triggered by its allocations would run in the
+worker thread and destroy whatever unreachable Qt widgets it finds there, off the GUI thread — a
+crash (seen: a dropped, parentless panel collected during a 20,000-line diff). That only narrows the
+window: widgets must be deleted on the GUI thread (a parent, or `deleteLater`), never left to the
+cycle collector.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+
+from engine.gc_pause import gc_paused
 
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triadic-panel-work")
 
@@ -31,7 +38,7 @@ class Background(QObject):
     def submit(self, fn: Callable[..., Any], *args: Any) -> int:
         self.latest += 1
         ticket = self.latest
-        future = _EXECUTOR.submit(fn, *args)
+        future = _EXECUTOR.submit(_paused, fn, *args)
         future.add_done_callback(partial(self._deliver, ticket))
         return ticket
 
@@ -41,3 +48,8 @@ class Background(QObject):
             self.finished.emit(ticket, error if error is not None else done.result())
         except RuntimeError:  # the panel was deleted while the work ran
             pass
+
+
+def _paused(fn: Callable[..., Any], *args: Any) -> Any:
+    with gc_paused():
+        return fn(*args)
