@@ -81,7 +81,7 @@ class VerdictDetails(QWidget):
         subject = projection.nodes.get(before.node_id)
         title = subject.title if subject is not None and subject.title else before.node_id
         self.diff_pane.compare(artifact_text(before.value), new_text,
-                               f"round {before.round} of {title}.{before.port} (seq {before.seq})")
+                               f"round {before.round} of {title} ({before.port}, seq {before.seq})")
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
