@@ -156,3 +156,16 @@ def test_the_controller_can_make_a_live_projection_read_only(qtbot: QtBot, reaso
     assert not panel.form.approve_button.isEnabled() and panel.form.status.text() == reason
     panel.set_read_only(None)
     assert panel.form.approve_button.isEnabled()
+
+
+def test_a_question_without_an_artifact_is_answered_with_text(qtbot: QtBot) -> None:
+    form = DecisionForm()
+    qtbot.addWidget(form)
+    sent: list[tuple[str, object, str]] = []
+    form.decided.connect(lambda d, e, r: sent.append((d, e, r)))
+    form.show_question(HumanQuestion("exec", 9, 2.0, "Exec failed: timeout. Approve to try once more.", None), "Exec")
+    assert form.artifact.toPlainText() == "" and not form.as_json.isChecked()
+    qtbot.mouseClick(form.edit_button, LEFT)
+    form.artifact.setPlainText("the result, by hand")
+    qtbot.mouseClick(form.submit_button, LEFT)
+    assert sent == [("edit", "the result, by hand", "")]

@@ -3,6 +3,7 @@ thread; filters; open; delete with confirmation (never a live run); a store that
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 from typing import Any
@@ -172,3 +173,20 @@ def test_refresh_picks_up_a_new_run(qtbot: QtBot, qt_loop: Any, store_path: Path
     panel = qt_loop.run_until_complete(scenario())
     assert _ids(panel)[0] == "eeee5555"
     panel.close_store()
+
+
+def test_a_panel_closed_while_loading_is_left_alone(qt_loop: Any, store_path: Path) -> None:
+    import shiboken6
+
+    errors: list[dict[str, Any]] = []
+    qt_loop.set_exception_handler(lambda _loop, context: errors.append(context))
+
+    async def scenario() -> None:
+        panel = RunsPanel(store_path)
+        task = panel._loading
+        shiboken6.delete(panel)  # the dock closed and deleted before the store answered
+        assert task is not None
+        await asyncio.wait_for(task, 10)
+
+    qt_loop.run_until_complete(scenario())
+    assert errors == []

@@ -15,8 +15,8 @@ PREVIEW_CHARS = 160
 
 def artifact_to_text(value: Any) -> tuple[str, bool]:
     """(text, is_json): how `value` is shown and edited."""
-    if isinstance(value, str):
-        return value, False
+    if value is None or isinstance(value, str):  # nothing to show (the recovery ladder asks about a failure)
+        return value or "", False
     try:
         return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False), True
     except (TypeError, ValueError):

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from widgets.keys import key_access as access
 from widgets.keys.key_table import KeyTableModel
@@ -159,6 +160,8 @@ class KeysDialog(QDialog):
     async def _load_states(self) -> None:
         selected = self.selected_provider()
         states = await self._run(lambda: [access.key_state(p) for p, _var in access.providers()])
+        if not isValid(self):  # closed and deleted while the keyring answered
+            return
         self.model.set_states(states)
         if selected:
             self.select_provider(selected)
@@ -168,6 +171,8 @@ class KeysDialog(QDialog):
         self._set_busy(True)
         try:
             await self._run(work)
+            if not isValid(self):
+                return
             self.status.setText(done)
             if clear_key:
                 self.key_edit.clear()
@@ -175,7 +180,10 @@ class KeysDialog(QDialog):
             self.status.setText(f"The OS keyring refused: {type(exc).__name__}: {exc}")
             changed = False
         finally:
-            self._set_busy(False)
+            if isValid(self):
+                self._set_busy(False)
+        if not isValid(self):
+            return
         await self._load_states()
         if changed:
             self.keys_changed.emit()
@@ -186,7 +194,10 @@ class KeysDialog(QDialog):
         try:
             ok, message = await self._run(lambda: access.try_key(model, provider, key, api_base))
         finally:
-            self._set_busy(False)
+            if isValid(self):
+                self._set_busy(False)
+        if not isValid(self):
+            return
         self.status.setText(("✔ " if ok else "✘ ") + message)
         self.test_finished.emit(ok, message)
 

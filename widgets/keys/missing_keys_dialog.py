@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from widgets.keys import key_access as access
 
@@ -99,12 +100,18 @@ class MissingKeysDialog(QDialog):
         try:
             await loop.run_in_executor(None, lambda: access.store_key(provider, key))
         except Exception as exc:  # no keyring backend here: say so, keep the field
+            if not isValid(self):
+                return
             self.status.setText(f"The OS keyring refused the {provider} key: {type(exc).__name__}: {exc}")
             self.store_buttons[provider].setEnabled(True)
+            return
+        if not isValid(self):
             return
         self.fields[provider].clear()
         self.fields[provider].setPlaceholderText(f"{provider} key stored in the OS keyring")
         problems: list[str] = await loop.run_in_executor(None, self._recheck)
+        if not isValid(self):
+            return
         self._show_problems(problems)
         self.keys_stored.emit()
 

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from engine.store import TraceStore
 from engine.store.opening import open_trace_store
@@ -143,6 +144,8 @@ class RunsPanel(QWidget):
         return await asyncio.get_running_loop().run_in_executor(None, work)
 
     async def _load(self) -> None:
+        if not isValid(self):
+            return
         self.message.setText("Loading runs…")
         self.refresh_button.setEnabled(False)
         try:
@@ -155,18 +158,25 @@ class RunsPanel(QWidget):
                 except Exception as exc:  # a store that cannot be opened or read: said, not raised
                     self._store = None
                     listings, self.error = [], str(exc) or type(exc).__name__
-                if not self._again:
+                if not self._again or not isValid(self):
                     break
-            self._show(listings)
+            if isValid(self):  # the panel may have been closed and deleted meanwhile
+                self._show(listings)
         finally:
-            self.refresh_button.setEnabled(True)
+            if isValid(self):
+                self.refresh_button.setEnabled(True)
 
     async def _delete(self, run_id: str) -> None:
+        if not isValid(self):
+            return
         self.message.setText(f"Deleting run {run_id[:8]}…")
         try:
             deleted = await self._in_worker(lambda: self._open_store().delete_run(run_id))
         except Exception as exc:
-            self.message.setText(f"Could not delete run {run_id[:8]}: {exc}")
+            if isValid(self):
+                self.message.setText(f"Could not delete run {run_id[:8]}: {exc}")
+            return
+        if not isValid(self):
             return
         if deleted:
             self.run_deleted.emit(run_id)
