@@ -13,8 +13,7 @@ from typing import Any
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
+from memory_keyring import MemoryKeyring
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 from qt_loop import qt_loop_fixture, until
@@ -35,24 +34,6 @@ from widgets.keys.key_access import ENVIRONMENT, KEYRING, MISSING
 _loop = pytest.fixture(name="qt_loop")(qt_loop_fixture)
 SECRET = "sk-test-PANELsecret0123456789abcdef"
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.data: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.data.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.data[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.data.pop((service, username), None) is None:
-            raise PasswordDeleteError("no such password")
 
 
 @pytest.fixture
