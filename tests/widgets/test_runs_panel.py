@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 from qt_loop import qt_loop_fixture, until
@@ -55,12 +56,12 @@ def _panel(qtbot: QtBot, source: Any) -> RunsPanel:
 
 
 def _ids(panel: RunsPanel) -> list[str]:
-    return [panel.proxy.index(r, 0).data(RUN_ID_ROLE) for r in range(panel.proxy.rowCount())]
+    return [panel.model.index(r, 0).data(RUN_ID_ROLE) for r in range(panel.model.rowCount())]
 
 
 def _row(panel: RunsPanel, run_id: str) -> list[str]:
     row = _ids(panel).index(run_id)
-    return [panel.proxy.index(row, c).data() for c in range(panel.proxy.columnCount())]
+    return [panel.model.index(row, c).data() for c in range(panel.model.columnCount())]
 
 
 def test_lists_runs_newest_first_with_figures_loaded_off_the_gui_thread(qtbot: QtBot, qt_loop: Any,
@@ -119,7 +120,7 @@ def test_open_and_delete_with_confirmation_but_never_a_live_run(qtbot: QtBot, qt
         panel.table.selectRow(_ids(panel).index("cccc3333"))
         assert not panel.delete_button.isEnabled() and "live" in panel.delete_button.toolTip()
         assert _row(panel, "cccc3333")[1].endswith(" · live")
-        panel.table.activated.emit(panel.proxy.index(_ids(panel).index("bbbb2222"), 0))
+        panel.table.activated.emit(panel.model.index(_ids(panel).index("bbbb2222"), 0))
         panel.table.selectRow(_ids(panel).index("bbbb2222"))
         panel.open_button.click()
         panel.delete_button.click()
@@ -190,3 +191,23 @@ def test_a_panel_closed_while_loading_is_left_alone(qt_loop: Any, store_path: Pa
 
     qt_loop.run_until_complete(scenario())
     assert errors == []
+
+
+def test_sorting_by_a_header_sorts_numbers_as_numbers_and_keeps_the_selection(qtbot: QtBot, qt_loop: Any,
+                                                                               store_path: Path) -> None:
+    async def scenario() -> RunsPanel:
+        panel = _panel(qtbot, store_path)
+        await until(lambda: panel.model.rowCount() == 4)
+        return panel
+
+    panel = qt_loop.run_until_complete(scenario())
+    panel.table.selectRow(_ids(panel).index("bbbb2222"))
+    panel.table.sortByColumn(4, Qt.SortOrder.AscendingOrder)  # tokens
+    tokens = [panel.model.listing(r).tokens for r in range(4)]  # type: ignore[union-attr]
+    assert tokens == sorted(tokens) and tokens[-1] == 1500
+    assert panel.selected_run() == "bbbb2222"
+    panel.model.set_filter(text="review")
+    assert panel.selected_run() == "bbbb2222" and panel.model.rowCount() == 3
+    panel.model.set_filter(text="aaaa")
+    assert panel.selected_run() is None and not panel.open_button.isEnabled()
+    panel.close_store()

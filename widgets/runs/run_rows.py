@@ -1,7 +1,7 @@
 """What the Runs list shows of one stored run, and how its figures are written.
 
-`RunListing` pairs a run's `RunSummary` with its verdict counts; `load_listings(store, limit)`
-reads both (two queries, whatever the number of runs) and is called in a worker thread, never on the
+`RunListing` pairs a run's `RunSummary` with its verdict counts (and its sort keys and filter text,
+made with it); `load_listings(store, limit)` reads both (two queries, whatever the number of runs) and is called in a worker thread, never on the
 GUI thread. The `fmt_*` helpers turn figures into cell text: a run still going (or cut off) has no duration
 ("—"), a cost under a dollar keeps four decimals (never a misleading "$0.00").
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.store import RunSummary, TraceStore
 
@@ -20,6 +21,17 @@ SEPARATOR = " · "
 class RunListing:
     summary: RunSummary
     verdicts: dict[str, int] = field(default_factory=dict)
+    sort_keys: tuple[Any, ...] = ()  # per column (workflow, status, started, …): what it sorts by
+    haystack: str = ""  # what the text filter searches: workflow name and id, status, run id (lower case)
+
+    @classmethod
+    def of(cls, summary: RunSummary, verdicts: dict[str, int]) -> RunListing:
+        """A listing with its sort keys and filter text made now (in the worker, not on the GUI thread)."""
+        s = summary
+        name = s.workflow_name or s.workflow_id or "(unnamed)"
+        keys = (name.lower(), s.status, s.started_at or 0.0, s.duration_s, s.tokens_in + s.tokens_out, s.cost_usd,
+                sum(verdicts.values()), s.id)
+        return cls(summary, verdicts, keys, " ".join((s.workflow_name, s.workflow_id, s.status, s.id)).lower())
 
     @property
     def run_id(self) -> str:
@@ -44,7 +56,7 @@ def load_listings(store: TraceStore, limit: int) -> list[RunListing]:
     """The newest `limit` runs of `store` with their verdict counts (blocking: call it off the GUI thread)."""
     runs = store.list_runs(limit=limit)
     counts = store.verdict_counts(r.id for r in runs)
-    return [RunListing(r, counts.get(r.id, {})) for r in runs]
+    return [RunListing.of(r, counts.get(r.id, {})) for r in runs]
 
 
 def fmt_verdicts(counts: dict[str, int]) -> str:

@@ -36,7 +36,7 @@ from shiboken6 import isValid
 from engine.store import TraceStore
 from engine.store.opening import open_trace_store
 from widgets.runs.run_rows import RunListing, load_listings
-from widgets.runs.runs_model import RUN_ID_ROLE, RunsFilter, RunsModel
+from widgets.runs.runs_model import RUN_ID_ROLE, RunsModel
 
 StoreSource = Callable[[], TraceStore] | str | Path
 LIMIT = 5000
@@ -59,8 +59,6 @@ class RunsPanel(QWidget):
         self._confirm: QMessageBox | None = None
         self.error = ""
         self.model = RunsModel(self)
-        self.proxy = RunsFilter(self)
-        self.proxy.setSourceModel(self.model)
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter by workflow, status or run id")
         self.filter_edit.setClearButtonEnabled(True)
@@ -82,19 +80,20 @@ class RunsPanel(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.message)
         layout.addWidget(self.table, 1)
-        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.filter_edit.textChanged.connect(self._on_filter_edited)
         self.status_combo.currentTextChanged.connect(self._on_status_changed)
         self.refresh_button.clicked.connect(self.refresh)
         self.open_button.clicked.connect(self._on_open_clicked)
         self.delete_button.clicked.connect(self._on_delete_clicked)
         self.table.activated.connect(self._on_row_activated)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.model.layoutChanged.connect(self._on_selection_changed)  # a filter may hide the selected run
         self._update_buttons()
         self.refresh()
 
     def _make_table(self) -> QTableView:
         table = QTableView(self)
-        table.setModel(self.proxy)
+        table.setModel(self.model)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -206,17 +205,22 @@ class RunsPanel(QWidget):
         found = self.status_combo.findText(current)
         self.status_combo.setCurrentIndex(max(found, 0))
         self.status_combo.blockSignals(False)
-        self.proxy.set_status("" if found <= 0 else current)
+        status = "" if found <= 0 else current
+        if status != self.model.status:  # the status chosen is gone: show all (else no second filter pass)
+            self.model.set_filter(status=status)
 
     def _select(self, run_id: str) -> None:
-        for row in range(self.proxy.rowCount()):
-            if self.proxy.index(row, 0).data(RUN_ID_ROLE) == run_id:
+        for row in range(self.model.rowCount()):
+            if self.model.index(row, 0).data(RUN_ID_ROLE) == run_id:
                 self.table.selectRow(row)
                 return
 
     # -- slots -----------------------------------------------------------------------------------
     def _on_status_changed(self, text: str) -> None:
-        self.proxy.set_status("" if text == ALL_STATUSES else text)
+        self.model.set_filter(status="" if text == ALL_STATUSES else text)
+
+    def _on_filter_edited(self, text: str) -> None:
+        self.model.set_filter(text=text)
 
     def _on_row_activated(self, index: QModelIndex) -> None:
         run_id = index.data(RUN_ID_ROLE)
