@@ -106,7 +106,7 @@ class RunsPanel(QWidget):
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for column, chars in enumerate((26, 16, 22, 10, 9, 9, 22)):
+        for column, chars in enumerate((26, 19, 22, 10, 9, 9, 22)):
             header.resizeSection(column, table.fontMetrics().averageCharWidth() * chars + 16)
         return table
 
