@@ -39,6 +39,7 @@ from engine.store.records import (
     VerdictRecord,
 )
 from engine.store.recovery import recover_orphaned_runs
+from engine.store.run_verdicts import verdict_counts
 from engine.store.tables import (
     EVENT_SEGMENTS,
     MEMORY_ENTRIES,
@@ -194,6 +195,11 @@ class TraceStore:
         with self._read() as conn:
             found = self._resolve(conn, run_id)
             return [] if found is None else queries.load_verdicts(conn, *found)
+
+    def verdict_counts(self, run_ids: Iterable[str]) -> dict[str, dict[str, int]]:
+        """{run id: {decision: count}} for these (full) run ids, in one read (`run_verdicts`)."""
+        with self._read() as conn:
+            return verdict_counts(conn, run_ids)
 
     def recorded_calls(self, run_id: str) -> list[RecordedCall]:
         with self._read() as conn:

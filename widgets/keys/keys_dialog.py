@@ -1,0 +1,214 @@
+"""`KeysDialog` (Settings → Models & keys): each provider's key source, storing one, and testing it.
+
+The table lists every provider that needs a key with its variable and where its key comes from now
+(environment variable / OS keyring / missing) — never the key. For the selected provider: a masked
+field to enter a key, "Store in keyring", "Remove from keyring", and "Test this key" (one call of a
+model the person picks, at most one token, optionally to a server address) reporting OK or the
+provider's error, scrubbed of keys. Keyring and network work runs in the loop's executor.
+
+Invariants: opened with `open()` (never `exec()` inside a coroutine); the typed key lives only in the
+masked field until it is stored or tested, and the field is cleared once stored; `keys_changed()` is
+emitted after a store or a removal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+from shiboken6 import isValid
+
+from widgets.keys import key_access as access
+from widgets.keys.key_table import KeyTableModel
+
+
+class KeysDialog(QDialog):
+    keys_changed = Signal()
+    test_finished = Signal(bool, str)  # ok, message (scrubbed)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Models & keys")
+        self.resize(760, 520)
+        self.model = KeyTableModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.key_edit = QLineEdit(self)
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText("Paste a key (hidden)")
+        self.store_button = QPushButton("Store in keyring", self)
+        self.remove_button = QPushButton("Remove from keyring", self)
+        self.model_combo = QComboBox(self)
+        self.model_combo.setEditable(True)
+        self.api_base_edit = QLineEdit(self)
+        self.api_base_edit.setPlaceholderText("Optional: an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+        self.test_button = QPushButton("Test this key", self)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.key_edit, 1)
+        key_row.addWidget(self.store_button)
+        key_row.addWidget(self.remove_button)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.model_combo, 1)
+        test_row.addWidget(self.test_button)
+        form = QFormLayout()
+        self.provider_label = QLabel(self)
+        form.addRow("Provider:", self.provider_label)
+        form.addRow("Key:", key_row)
+        form.addRow("Test with model:", test_row)
+        form.addRow("Server address:", self.api_base_edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        note = QLabel("Keys are read from the environment first, then the OS keyring (service \"triadic\"). "
+                      "They never reach workflow files, the trace store, traces or logs.", self)
+        note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(note)
+        layout.addLayout(form)
+        layout.addWidget(self.status)
+        layout.addWidget(buttons)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.key_edit.textChanged.connect(self._on_key_edited)
+        self.store_button.clicked.connect(self._on_store_clicked)
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.test_button.clicked.connect(self._on_test_clicked)
+        self._busy = False
+        self._update_buttons()
+        self.refresh()
+
+    # -- public ----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Look again where each provider's key comes from (in the executor)."""
+        self._spawn(self._load_states())
+
+    def select_provider(self, provider: str) -> None:
+        row = self.model.row_of(provider)
+        if row >= 0:
+            self.table.selectRow(row)
+
+    def selected_provider(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        state = self.model.state(rows[0].row()) if rows else None
+        return state.provider if state is not None else None
+
+    # -- slots -----------------------------------------------------------------------------------
+    def _on_selection_changed(self, *_args: Any) -> None:
+        provider = self.selected_provider()
+        self.provider_label.setText(provider or "(pick a provider above)")
+        self.model_combo.clear()
+        if provider:
+            default = access.DEFAULT_TEST_MODELS.get(provider, f"{provider}/")
+            self.model_combo.addItem(default)
+        self.key_edit.clear()
+        self.status.clear()
+        self._update_buttons()
+
+    def _on_key_edited(self, _text: str) -> None:
+        self._update_buttons()
+
+    def _on_store_clicked(self) -> None:
+        provider, key = self.selected_provider(), self.key_edit.text().strip()
+        if provider and key:
+            self._spawn(self._work(lambda: access.store_key(provider, key), f"Stored the {provider} key in the "
+                                   "OS keyring.", changed=True, clear_key=True))
+
+    def _on_remove_clicked(self) -> None:
+        provider = self.selected_provider()
+        if provider:
+            self._spawn(self._work(lambda: access.remove_key(provider), f"Removed the {provider} key from the "
+                                   "OS keyring.", changed=True))
+
+    def _on_test_clicked(self) -> None:
+        provider, model = self.selected_provider(), self.model_combo.currentText().strip()
+        if provider and model:
+            key = self.key_edit.text().strip() or None
+            self._spawn(self._test(provider, model, key, self.api_base_edit.text().strip() or None))
+
+    # -- work in the executor --------------------------------------------------------------------
+    def _spawn(self, coroutine: Any) -> None:
+        asyncio.get_event_loop().create_task(coroutine)
+
+    async def _run(self, work: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(None, work)
+
+    async def _load_states(self) -> None:
+        selected = self.selected_provider()
+        states = await self._run(lambda: [access.key_state(p) for p, _var in access.providers()])
+        if not isValid(self):  # closed and deleted while the keyring answered
+            return
+        self.model.set_states(states)
+        if selected:
+            self.select_provider(selected)
+        self._update_buttons()
+
+    async def _work(self, work: Callable[[], Any], done: str, *, changed: bool, clear_key: bool = False) -> None:
+        self._set_busy(True)
+        try:
+            await self._run(work)
+            if not isValid(self):
+                return
+            self.status.setText(done)
+            if clear_key:
+                self.key_edit.clear()
+        except Exception as exc:  # no keyring backend, locked keychain: said, never raised
+            self.status.setText(f"The OS keyring refused: {type(exc).__name__}: {exc}")
+            changed = False
+        finally:
+            if isValid(self):
+                self._set_busy(False)
+        if not isValid(self):
+            return
+        await self._load_states()
+        if changed:
+            self.keys_changed.emit()
+
+    async def _test(self, provider: str, model: str, key: str | None, api_base: str | None) -> None:
+        self._set_busy(True)
+        self.status.setText(f"Testing {model}…")
+        try:
+            ok, message = await self._run(lambda: access.try_key(model, provider, key, api_base))
+        finally:
+            if isValid(self):
+                self._set_busy(False)
+        if not isValid(self):
+            return
+        self.status.setText(("✔ " if ok else "✘ ") + message)
+        self.test_finished.emit(ok, message)
+
+    def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        provider = self.selected_provider()
+        state = self.model.state(self.model.row_of(provider)) if provider else None
+        idle = provider is not None and not self._busy
+        self.store_button.setEnabled(idle and bool(self.key_edit.text().strip()))
+        self.remove_button.setEnabled(idle and state is not None and state.source == access.KEYRING)
+        self.test_button.setEnabled(idle)
