@@ -7,6 +7,7 @@ run with `replay_of`), `workflow_changes` (what differs from today's file), and 
 node's execution). Engine only: no Qt.
 """
 
+from engine.replay.fork import ForkError, ForkPoint, downstream, edited_document, fork_point, prepare_fork
 from engine.replay.gateway import ReplayDivergenceError, ReplayGateway
 from engine.replay.recording import Recording
 from engine.replay.rerun import (
@@ -21,7 +22,23 @@ from engine.replay.rerun import (
 from engine.replay.services import ReplayMemory, ReplayTools, replay_human
 
 __all__ = [
-    "Recording", "ReplayDivergenceError", "ReplayError", "ReplayGateway", "ReplayMemory", "ReplaySetup",
-    "ReplaySource", "ReplayTools", "load_source", "prepare_replay", "replay_human", "start_replay",
+    "ForkError",
+    "ForkPoint",
+    "Recording",
+    "ReplayDivergenceError",
+    "ReplayError",
+    "ReplayGateway",
+    "ReplayMemory",
+    "ReplaySetup",
+    "ReplaySource",
+    "ReplayTools",
+    "downstream",
+    "edited_document",
+    "fork_point",
+    "load_source",
+    "prepare_fork",
+    "prepare_replay",
+    "replay_human",
+    "start_replay",
     "workflow_changes",
 ]

@@ -94,9 +94,11 @@ def workflow_changes(recorded: dict[str, Any], current: dict[str, Any]) -> list[
 
 def prepare_replay(source: ReplaySource, *, mode: Mode = "strict", live: ChatGateway | None = None,
                    base_dir: Path | None = None, document: dict[str, Any] | None = None,
-                   gateway: ReplayGateway | None = None, lineage: dict[str, Any] | None = None) -> ReplaySetup:
+                   gateway: ReplayGateway | None = None, lineage: dict[str, Any] | None = None,
+                   human: HumanPolicy | None = None) -> ReplaySetup:
     """The replay of `source` (strict: every call served; fork: what diverges runs on `live`).
-    `document` replaces the recorded version (a fork's edited copy); `gateway` a fork's own."""
+    `document` replaces the recorded version (a fork's edited copy); `gateway` a fork's own; `human`
+    answers (fork mode) the gates the recording never answered."""
     from engine.graph.format import workflow_from_dict
     from engine.runtime.launch import prepare
 
@@ -111,7 +113,7 @@ def prepare_replay(source: ReplaySource, *, mode: Mode = "strict", live: ChatGat
     if gateway is None:
         gateway = ReplayGateway(recording, mode=mode, live=live)
     return ReplaySetup(source, plan, gateway, ReplayTools(recording, live=mode == "fork"), ReplayMemory(recording),
-                       replay_human(recording), dict(started.inputs),
+                       replay_human(recording, human if mode == "fork" else None), dict(started.inputs),
                        dict(started.settings.get("model_overrides") or {}),
                        lineage if lineage is not None else {"replay_of": source.run.id})
 
