@@ -1,5 +1,6 @@
 """`triadic runs`: a table of past runs, newest first (id prefix, workflow, status, start, duration,
-tokens, cost). `--workflow` keeps the runs whose workflow name or id matches (case-insensitive)."""
+tokens, cost, lineage: "replay of <id>" / "fork of <id> @ seq N"). `--workflow` keeps the runs whose
+workflow name or id matches (case-insensitive)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,14 @@ def _matches(run: RunSummary, wanted: str) -> bool:
     return any(wanted.casefold() == str(n).casefold() for n in names if n)
 
 
+def lineage(run: RunSummary) -> str:
+    if run.replay_of:
+        return f"replay of {run.replay_of[:ID_PREFIX]}"
+    if run.fork_of:
+        return f"fork of {run.fork_of[:ID_PREFIX]} @ seq {run.fork_at_seq}"
+    return ""
+
+
 def execute(args: argparse.Namespace) -> int:
     store, path = open_store(args.db, must_exist=True)
     try:
@@ -38,11 +47,11 @@ def execute(args: argparse.Namespace) -> int:
         console.print(f"no runs{scope} in {path}", markup=False)
         return EXIT_OK
     table = Table(title=f"Runs in {path}", title_justify="left", pad_edge=False)
-    for column in ("run", "workflow", "status", "started", "duration", "tokens in/out", "cost"):
-        table.add_column(column, no_wrap=column not in ("workflow",))
+    for column in ("run", "workflow", "status", "started", "duration", "tokens in/out", "cost", "lineage"):
+        table.add_column(column, no_wrap=column not in ("workflow", "lineage"))
     for run in runs:
         table.add_row(run.id[:ID_PREFIX], run.workflow_name or run.workflow_id, run.status,
                       fmt.when(run.started_at), fmt.duration(run.duration_s),
-                      fmt.tokens(run.tokens_in, run.tokens_out), fmt.cost(run.cost_usd))
+                      fmt.tokens(run.tokens_in, run.tokens_out), fmt.cost(run.cost_usd), lineage(run))
     console.print(table)
     return EXIT_OK

@@ -1,0 +1,39 @@
+"""The arguments of `triadic replay` and `triadic fork` (standard library only: `triadic --help` stays fast)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_replay_parsers(sub: Any, db_help: str) -> None:
+    replay = sub.add_parser("replay", help="re-run a past run from its recording (no provider calls)",
+                            description="Re-run a past run from its recording, as a new run.")
+    _common(replay, db_help)
+    how = replay.add_mutually_exclusive_group()
+    how.add_argument("--strict", action="store_true", help="stop (failed) where the run diverges (default)")
+    how.add_argument("--fork-on-divergence", action="store_true",
+                     help="where the run diverges, run that node and what follows live")
+
+    fork = sub.add_parser("fork", help="re-run a past run live from a node on, with changes",
+                          description="Fork a past run at a node's execution: before it served from the "
+                                      "recording, the node and what follows live.")
+    _common(fork, db_help)
+    fork.add_argument("--at", required=True, metavar="NODE[#N]", help="the node (and its N-th execution, from 1)")
+    fork.add_argument("--model", metavar="MODEL", help="the node's model in the fork")
+    fork.add_argument("--prompt", metavar="TEXT", help="the node's prompt in the fork")
+    fork.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                      help="a parameter of the node in the fork (JSON or text; repeatable)")
+    fork_gate = fork.add_mutually_exclusive_group()
+    fork_gate.add_argument("--auto-approve", action="store_true", help="approve human gates the recording lacks")
+    fork_gate.add_argument("--auto-reject", action="store_true", help="reject human gates the recording lacks")
+
+
+def _common(parser: argparse.ArgumentParser, db_help: str) -> None:
+    parser.add_argument("run_id", metavar="RUN", help="run id or a unique prefix of it")
+    parser.add_argument("--file", metavar="FILE", help="today's workflow file: list the nodes that differ from "
+                        "the recorded version (which is what runs); its folder resolves sub-graph paths")
+    parser.add_argument("--db", metavar="PATH", help=db_help)
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object per event")
+    out.add_argument("--quiet", "-q", action="store_true", help="no live progress; status and outputs only")
