@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
-from app.cli.replay_args import add_replay_parsers
+from app.cli.replay_args import add_diff_parser, add_replay_parsers
 
 _COMMANDS = {
     "run": "app.cli.cmd_run",
@@ -25,6 +25,7 @@ _COMMANDS = {
     "gui": "app.cli.cmd_gui",
     "replay": "app.cli.cmd_replay",
     "fork": "app.cli.cmd_fork",
+    "diff": "app.cli.cmd_diff",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
@@ -32,9 +33,10 @@ _EPILOG = """examples:
   triadic show 3f2a --events
   triadic replay 3f2a                      # re-run from the recording: no provider call
   triadic fork 3f2a --at executor --model sim/gpt-4o-mini
+  triadic diff 3f2a 9c1e                   # what differs between two runs
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
-errors), 2 bad input or usage, 130 interrupted with Ctrl-C."""
+errors; diff: the runs differ), 2 bad input or usage, 130 interrupted with Ctrl-C."""
 _DB_HELP = "trace database (default: $TRIADIC_DB or the user data dir)"
 
 
@@ -84,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--events", action="store_true", help="also dump every event as JSON")
 
     add_replay_parsers(sub, _DB_HELP)
+    add_diff_parser(sub, _DB_HELP)
 
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop app.")
     gui.add_argument("file", nargs="?", metavar="FILE")

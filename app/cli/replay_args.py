@@ -1,4 +1,4 @@
-"""The arguments of `triadic replay` and `triadic fork` (standard library only: `triadic --help` stays fast)."""
+"""The arguments of `triadic replay`, `fork` and `diff` (standard library only: `triadic --help` stays fast)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 
 def add_replay_parsers(sub: Any, db_help: str) -> None:
+    """`replay` and `fork`."""
     replay = sub.add_parser("replay", help="re-run a past run from its recording (no provider calls)",
                             description="Re-run a past run from its recording, as a new run.")
     _common(replay, db_help)
@@ -37,3 +38,10 @@ def _common(parser: argparse.ArgumentParser, db_help: str) -> None:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object per event")
     out.add_argument("--quiet", "-q", action="store_true", help="no live progress; status and outputs only")
+
+
+def add_diff_parser(sub: Any, db_help: str) -> None:
+    diff = sub.add_parser("diff", help="compare two runs", description="Compare run B with run A.")
+    diff.add_argument("run_a", metavar="A", help="run id or a unique prefix of it")
+    diff.add_argument("run_b", metavar="B", help="run id or a unique prefix of it")
+    diff.add_argument("--db", metavar="PATH", help=db_help)

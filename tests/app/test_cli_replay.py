@@ -77,3 +77,21 @@ def test_bad_replay_and_fork_input_exits_2(tmp_path: Path, capsys: pytest.Captur
     assert main(["fork", run_id, "--db", str(db), "--at", "planner#4"]) == 2
     assert "planner ran 1 time(s)" in capsys.readouterr().err
     assert main(["fork", run_id, "--db", str(db)]) == 2  # --at is required
+
+
+def test_diff_of_a_replay_is_empty_and_of_a_fork_names_the_first_difference(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, run_id = _recorded(tmp_path, capsys)
+    assert main(["replay", run_id, "--db", str(db), "--quiet"]) == 0
+    assert main(["fork", run_id, "--db", str(db), "--quiet", "--at", "executor", "--prompt", "Briefly: {task}"]) == 0
+    capsys.readouterr()
+    with TraceStore(db) as store:
+        fork, replayed, _ = (r.id for r in store.list_runs(limit=3))
+    assert main(["diff", run_id, replayed, "--db", str(db)]) == 0
+    assert "no differences" in capsys.readouterr().out
+    assert main(["diff", run_id[:10], fork[:10], "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert "the runs differ" in out and "first divergence: llm executor|" in out and "Briefly: " in out
+    assert "Verdict changes" in out and "outputs of executor:" in out
+    assert main(["diff", run_id, "0000000000", "--db", str(db)]) == 2
+    assert "no run '0000000000'" in capsys.readouterr().err
