@@ -1,7 +1,7 @@
 """What a replayed run asks of the world besides models, served from the recording: tool calls
 (`ReplayTools`), memory reads (`ReplayMemory`) and human answers (`replay_human`).
 
-Invariants: a recorded tool call is never run again — its recorded result (or error) is returned; a
+Invariants: a recorded tool call is never run again (nor, in a strict replay, a verifier's check) — its recorded result (or error) is returned; a
 call the recording does not hold is a divergence: strict mode refuses it (the node fails), fork mode
 runs it on the real tools. Memory reads return what the recorded run read at that key, in order
 (memory scoped to the workflow or globally may have changed since; the replay must see what the
@@ -51,6 +51,19 @@ class ReplayTools(RunTools):
         if not self.live:
             raise ToolDenied(name, f"replay diverged: {detail}")
         return await super().call(name, arguments, allow=allow, read_only=read_only, timeout_s=timeout_s)
+
+
+    def recorded_check(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        """A verifier's check (`check.<kind>`) as recorded, in a strict replay: everything upstream was
+        served identically, so the check judged the same artifact. None (run it) in fork mode, where
+        the artifact may differ, or when the recording holds no finished verdict there."""
+        key = self._keys.next(tool_structure(tool, arguments))
+        recorded = self.recording.tools.get(key)
+        if self.live or recorded is None or not recorded.finished or recorded.error or \
+                not isinstance(recorded.result, dict):
+            return None
+        self.served += 1
+        return copy.deepcopy(recorded.result)
 
 
 class ReplayMemory:

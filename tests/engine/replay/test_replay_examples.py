@@ -121,3 +121,20 @@ async def test_fork_on_divergence_runs_the_diverging_node_live(store: TraceStore
     [diverged] = [e for e in run.hub.history if isinstance(e, ev.ReplayDiverged)]
     assert diverged.node_id == "critic" and diverged.action == "live"
     assert run._gateway.live_calls >= 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", ["code_fix", "text_to_sql"])
+async def test_a_strict_replay_serves_checks_and_tools_without_running_them(
+        store: TraceStore, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = await record(store, name)
+    import engine.checks
+
+    async def never(*args: object, **kw: object) -> object:
+        raise AssertionError("a check ran again in a strict replay")
+
+    monkeypatch.setattr(engine.checks, "run_check", never)
+    run, result = await replay(store, source.run_id, live=NoProvider())
+    assert result.status == "succeeded" and result.outputs == source.outputs
+    checks = [e for e in run.hub.history if isinstance(e, ev.ToolCallFinished)]
+    assert checks and run._tools.served == len(checks)  # type: ignore[attr-defined]
