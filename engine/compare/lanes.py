@@ -8,7 +8,7 @@ one by node and tool. Within a lane events keep their order. An event is compare
 payload without what always differs between runs (run id, seq, timestamps, span ids, latencies,
 durations); streamed deltas are left out (the call's finished text holds them).
 
-Invariant: a run compared with itself, or with its replay, gives equal lanes.
+Invariant: a run and its replay give the same lanes, event for event equal in kind and payload (seqs aside).
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from engine.runtime.hub import EventHub
 
 Mode = Literal["strict", "fork"]
+_CUT = ("BudgetHit", "CancelledError")
 _RETRYABLE: dict[str, type[LLMError]] = {
     "RateLimitedError": llm.RateLimitedError, "ProviderUnavailableError": llm.ProviderUnavailableError,
     "LLMTimeoutError": llm.LLMTimeoutError,
@@ -90,16 +91,23 @@ class ReplayGateway:
     async def _serve(self, recorded: RecordedLLM, request: LLMRequest, on_delta: DeltaCallback | None) -> LLMResponse:
         self.served += 1
         await asyncio.sleep(0)  # a served call still yields, so parallel calls interleave as calls do
+        cut = recorded.response is None and recorded.error_type in _CUT  # a budget (or a cancel) cut it
         if on_delta is not None:
             for what, value in recorded.stream:
                 if what == "delta":
                     on_delta(value)
+                    if cut:  # the run's token meter may cut the call here, as it did the first time
+                        await asyncio.sleep(0)
                 elif what == "restart" and (restart := getattr(on_delta, "restart", None)) is not None:
                     restart(value)
                 elif what == "retry" and (retrying := getattr(on_delta, "retrying", None)) is not None:
                     attempt, error_type, error, delay = value
                     cls = _RETRYABLE.get(error_type, llm.ProviderUnavailableError)
                     retrying(attempt, cls(error, provider="replay", model=request.model), delay)
+        if cut:
+            await asyncio.sleep(0)
+            raise ReplayDivergenceError(f"the recording ends here: the call was cut off ({recorded.error}) and "
+                                        "this run did not cut it", provider="replay", model=request.model)
         if recorded.response is None:
             cls = _RETRYABLE.get(recorded.error_type or "", ReplayDivergenceError)
             raise cls(recorded.error or "the recorded call has no response", provider="replay", model=request.model)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
+from engine.compare import compare
 from engine.llm.sim import SimGateway
 from engine.llm.types import DeltaCallback, LLMRequest, LLMResponse
+from engine.projection import project
 from engine.replay import load_source, prepare_replay, start_replay
 from engine.store import TraceStore
 from tests.engine.replay.replay_helpers import (
@@ -138,3 +140,43 @@ async def test_a_strict_replay_serves_checks_and_tools_without_running_them(
     assert result.status == "succeeded" and result.outputs == source.outputs
     checks = [e for e in run.hub.history if isinstance(e, ev.ToolCallFinished)]
     assert checks and run._tools.served == len(checks)  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_gateway_retries_and_node_retries_are_replayed(store: TraceStore) -> None:
+    from engine.llm.retry import Backoff
+    from engine.llm.sim.config import SimConfig
+
+    flaky = SimGateway(sim=SimConfig(fail_first=1), backoff=Backoff(base_s=0.001, cap_s=0.001))
+    source = await record(store, "triad", gateway=flaky)
+    before = list(store.iter_events(source.run_id))
+    assert any(isinstance(e, ev.LLMCallRetrying) for e in before)
+    _, result = await replay(store, source.run_id, live=NoProvider())
+    after = list(store.iter_events(result.run_id))
+    assert result.outputs == source.outputs
+    # each call's own events (its retries included) in the same order; the parallel tasks' calls of one
+    # executor interleave as they are served, as they did as they were answered
+    assert compare(project(before), project(after)).same
+    assert [e.kind for e in after if isinstance(e, ev.LLMCallRetrying)] == \
+        [e.kind for e in before if isinstance(e, ev.LLMCallRetrying)]
+
+
+@pytest.mark.asyncio
+async def test_a_run_cut_by_its_token_budget_is_cut_at_the_same_call(store: TraceStore) -> None:
+    import json
+
+    from engine.graph.format import workflow_from_dict
+    from engine.runtime import Run, compile_workflow
+
+    doc = json.loads((EXAMPLES / "triad.triadic.json").read_text())
+    doc["settings"]["budget"]["max_tokens"] = 2500
+    run = Run(compile_workflow(workflow_from_dict(doc), base_dir=EXAMPLES), gateway=SimGateway(), store=store)
+    source = await run.wait()
+    assert source.status == "budget_exceeded"
+    _, result = await replay(store, source.run_id, live=NoProvider())
+    assert (result.status, result.reason) == (source.status, source.reason)
+    before, after = list(store.iter_events(source.run_id)), list(store.iter_events(result.run_id))
+    assert per_node_kinds(after) == per_node_kinds(before)
+    # the calls in flight when the budget cut the run are cancelled where each is at that moment: their
+    # partial token counts follow the interleaving, not the recording
+    assert abs(result.tokens_out - source.tokens_out) < 20 and result.tokens_in == source.tokens_in
