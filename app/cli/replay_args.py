@@ -1,4 +1,4 @@
-"""The arguments of `triadic replay`, `fork` and `diff` (standard library only: `triadic --help` stays fast)."""
+"""The arguments of `triadic replay`, `fork`, `diff` and `check-determinism` (standard library only: `triadic --help` stays fast)."""
 
 from __future__ import annotations
 
@@ -45,3 +45,26 @@ def add_diff_parser(sub: Any, db_help: str) -> None:
     diff.add_argument("run_a", metavar="A", help="run id or a unique prefix of it")
     diff.add_argument("run_b", metavar="B", help="run id or a unique prefix of it")
     diff.add_argument("--db", metavar="PATH", help=db_help)
+
+
+def add_determinism_parser(sub: Any, db_help: str) -> None:
+    check = sub.add_parser("check-determinism", help="run a workflow N times and say how consistent it is",
+                           description="Run a workflow live N times with the same inputs; per node, how often "
+                                       "the output is identical, and the spread of tokens, cost and duration.")
+    check.add_argument("file", metavar="FILE", help="workflow file (*.triadic.json)")
+    check.add_argument("-n", type=_at_least_two, default=5, metavar="N", help="how many runs (default 5)")
+    check.add_argument("--input", "-i", action="append", default=[], metavar="NAME=VALUE",
+                       help="value of a run input (repeatable)")
+    check.add_argument("--vary-seed", action="store_true",
+                       help="run i uses the file's seed + i (the simulated provider then varies its answers)")
+    check.add_argument("--db", metavar="PATH", help=db_help)
+
+
+def _at_least_two(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"expected at least 2 runs, got {value}")
+    return value

@@ -95,3 +95,16 @@ def test_diff_of_a_replay_is_empty_and_of_a_fork_names_the_first_difference(
     assert "Verdict changes" in out and "outputs of executor:" in out
     assert main(["diff", run_id, "0000000000", "--db", str(db)]) == 2
     assert "no run '0000000000'" in capsys.readouterr().err
+
+
+def test_check_determinism_prints_per_node_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.db"
+    assert main(["check-determinism", str(EXAMPLE), "-n", "2", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "2 live runs of Triad" in out and "planner" in out and "2/2 (100%)" in out
+    assert main(["check-determinism", str(EXAMPLE), "-n", "3", "--vary-seed", "--db", str(db)]) == 1
+    assert "(seed varied per run)" in capsys.readouterr().out
+    with TraceStore(db) as store:
+        assert len(store.list_runs()) == 5
+    assert main(["check-determinism", str(EXAMPLE), "-n", "1"]) == 2
+    assert "at least 2" in capsys.readouterr().err
