@@ -7,6 +7,9 @@ Figures (JSON lines, medians over rounds that interleave live and replay so load
   `value` is the speed-up (target ≥ 10×);
 - `replay_node_overhead_<example>`: the engine's own cost per node execution with the provider's
   latency off — live (simulated provider, zero latency) and replayed — in µs per node execution.
+- `determinism_hanoi_n5`: the determinism check of the hanoi example, N = 5 live runs, each with its own
+  seed (the simulated provider's variation): the lowest share of runs per node that gave the most
+  common output, and the check's wall time.
 The machine's load average is printed beside each figure.
 
 Run: `.venv/bin/python -m tests.perf.bench_replay`
@@ -78,10 +81,27 @@ async def bench(store: TraceStore, name: str) -> None:
           node_executions=nodes, note="provider latency off; replay includes reading the recording")
 
 
+async def determinism(store: TraceStore, n: int = 5) -> None:
+    from engine.compare.determinism import consistency, repeat
+
+    plans = []
+    for seed in range(n):
+        wf = load_workflow(EXAMPLES / "hanoi.triadic.json")
+        wf.settings.seed = seed
+        plans.append(compile_workflow(wf, base_dir=EXAMPLES))
+    t0 = time.perf_counter()
+    rows = consistency(await repeat(plans, gateway=SimGateway(), store=store))
+    seconds = time.perf_counter() - t0
+    worst = min(rows, key=lambda row: row.exact_share)
+    _emit("determinism_hanoi_n5", worst.exact_share * 100, "% identical (worst node)", node=worst.node_id,
+          wall_s=round(seconds, 3), per_node={row.node_id: f"{row.exact}/{row.runs}" for row in rows})
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, TraceStore(Path(tmp) / "t.db") as store:
         for name in NAMES:
             asyncio.run(bench(store, name))
+        asyncio.run(determinism(store))
 
 
 if __name__ == "__main__":
