@@ -12,6 +12,7 @@ In a strict replay (`engine.replay`) the check is not run: the recorded verdict 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +43,14 @@ async def check_subject(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
 
 
 def _from_recording(ctx: NodeContext, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
-    from engine.replay.services import ReplayTools
-
+    """The recorded verdict when the run is a strict replay. A run's tools can only be a `ReplayTools`
+    once `engine.replay` was imported: a live run does not import it for this question."""
+    replay = sys.modules.get("engine.replay.services")
     tools = ctx.state.tools
-    return tools.recorded_check(tool, arguments) if isinstance(tools, ReplayTools) else None
+    if replay is None or not isinstance(tools, replay.ReplayTools):
+        return None
+    served: dict[str, Any] | None = tools.recorded_check(tool, arguments)
+    return served
 
 
 async def run_verifier(ctx: NodeContext) -> dict[str, Any]:
