@@ -1,4 +1,5 @@
-"""The arguments of `triadic replay`, `fork`, `diff` and `check-determinism` (standard library only: `triadic --help` stays fast)."""
+"""The arguments of `triadic replay`, `fork`, `diff` and `check-determinism` (standard library only:
+`triadic --help` stays fast)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def add_replay_parsers(sub: Any, db_help: str) -> None:
     _common(fork, db_help)
     fork.add_argument("--at", required=True, metavar="NODE[#N]", help="the node (and its N-th execution, from 1)")
     fork.add_argument("--model", metavar="MODEL", help="the node's model in the fork")
-    fork.add_argument("--prompt", metavar="TEXT", help="the node's prompt in the fork")
+    fork.add_argument("--prompt", metavar="TEXT",
+                      help="the node's prompt in the fork (its prompt parameter, else its system prompt)")
     fork.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                       help="a parameter of the node in the fork (JSON or text; repeatable)")
     fork_gate = fork.add_mutually_exclusive_group()

@@ -131,7 +131,26 @@ def prepare_fork(store: TraceStore, source: ReplaySource, at: str, *, live: Chat
     document = edited_document(source.document, point.node_id, model=model, prompt=prompt, params=params)
     setup = prepare_replay(source, mode="fork", live=live, base_dir=base_dir, document=document, gateway=gateway,
                            lineage={"fork_of": source.run.id, "fork_at_seq": point.seq}, human=human)
+    if problems := _missing_keys(setup, after, live):
+        raise ForkError("the nodes the fork runs live cannot call their models: " + "; ".join(problems))
     return setup, point
+
+
+def _missing_keys(setup: ReplaySetup, after: set[str], live: ChatGateway) -> list[str]:
+    """What keeps the models of the nodes the fork runs live from being called (an API key missing),
+    before anything runs — the nodes served from the recording need no key."""
+    from engine.runtime.preflight import models_in_use
+
+    check = getattr(live, "missing_key", None)
+    if check is None:
+        return []
+    plan = setup.plan
+    live_labels = {plan.nodes[nid].label for nid in plan.order if nid in after}
+    problems: dict[str, list[str]] = {}
+    for use in models_in_use(plan, setup.overrides):
+        if use.node.split(" › ", 1)[0] in live_labels and (problem := check(use.model, use.api_base)):
+            problems.setdefault(str(problem), []).append(use.node)
+    return [f"{', '.join(nodes)}: {problem}" for problem, nodes in problems.items()]
 
 
 def _call_nodes(source: ReplaySource) -> set[str]:

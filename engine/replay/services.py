@@ -1,13 +1,13 @@
 """What a replayed run asks of the world besides models, served from the recording: tool calls
 (`ReplayTools`), memory reads (`ReplayMemory`) and human answers (`replay_human`).
 
-Invariants: a recorded tool call is never run again (nor, in a strict replay, a verifier's check) — its recorded result (or error) is returned; a
-call the recording does not hold is a divergence: strict mode refuses it (the node fails), fork mode
-runs it on the real tools. Memory reads return what the recorded run read at that key, in order
-(memory scoped to the workflow or globally may have changed since; the replay must see what the
-run saw), and writes go to a memory of the replay's own (the trace records them as events, as it did the first time). Human
-gates get the recorded answers node by node, in order; a gate the recording never answered is
-rejected (strict) or asked of `fallback` (fork).
+Invariants: a recorded tool call is never run again (nor, in a strict replay, a verifier's check): its
+recorded result (or error) is returned; a call the recording does not hold is a divergence: strict
+mode refuses it (the node fails), fork mode runs it on the real tools. Memory reads return what the
+recorded run read at that key, in order (memory scoped to the workflow or globally may have changed
+since; the replay must see what the run saw), and writes go to a memory of the replay's own (the trace
+records them as events, as it did the first time). Human gates get the recorded answers node by node,
+in order; a gate the recording never answered is rejected (strict) or asked of `fallback` (fork).
 """
 
 from __future__ import annotations

@@ -76,3 +76,20 @@ def test_downstream_follows_edges_and_loops() -> None:
                      {"source": "x", "target": "c"}]}
     assert downstream(doc, "b") == {"b", "c"}
     assert downstream(doc, "a") == {"a", "b", "c"}
+
+
+class NoOpenAIKey(SimGateway):
+    def missing_key(self, model: str, api_base: str | None = None) -> str | None:
+        return "openai: no API key" if model.startswith("openai/") else None
+
+
+@pytest.mark.asyncio
+async def test_a_fork_whose_live_nodes_lack_a_key_is_refused_before_it_runs(store: TraceStore) -> None:
+    source = await record(store, "triad")
+    with pytest.raises(ForkError, match=r"Review \(critic\): openai: no API key"):
+        prepare_fork(store, load_source(store, source.run_id), "critic", live=NoOpenAIKey(),
+                     model="openai/gpt-4o-mini", base_dir=EXAMPLES)
+    # the planner is served from the recording: its model needs no key even if it is a provider's
+    setup, _ = prepare_fork(store, load_source(store, source.run_id), "critic", live=NoOpenAIKey(),
+                            base_dir=EXAMPLES)
+    assert setup.lineage["fork_of"] == source.run_id
