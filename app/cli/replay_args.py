@@ -21,7 +21,8 @@ def add_replay_parsers(sub: Any, db_help: str) -> None:
                           description="Fork a past run at a node's execution: before it served from the "
                                       "recording, the node and what follows live.")
     _common(fork, db_help)
-    fork.add_argument("--at", required=True, metavar="NODE[#N]", help="the node (and its N-th execution, from 1)")
+    fork.add_argument("--at", required=True, metavar="NODE[#N]|SEQ",
+                      help="the node (and its N-th execution, from 1), or an event's seq: its node's execution")
     fork.add_argument("--model", metavar="MODEL", help="the node's model in the fork")
     fork.add_argument("--prompt", metavar="TEXT",
                       help="the node's prompt in the fork (its prompt parameter, else its system prompt)")

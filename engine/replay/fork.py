@@ -4,6 +4,8 @@ parameters changed as asked.
 
 - `fork_point(events, "node#n")`: the n-th execution (from 1) of the node in the source run and the
   seq where it began (`RunStarted.fork_at_seq` of the fork); `ForkError` when it never ran that often;
+  `fork_point(events, "123")`: the execution the event with seq 123 happened in (a fork starts at a
+  node's execution: what that execution did before the event runs again, live);
 - `downstream(document, node)`: the node and every node reachable from it along edges (loops
   included; for a sub-graph's inner node "sub/inner", what follows the sub-graph node);
 - `edited_document(document, node, ...)`: the recorded version with the node's edits;
@@ -58,6 +60,10 @@ def parse_at(text: str) -> tuple[str, int]:
 
 
 def fork_point(events: Iterable[ev.Event], at: str) -> ForkPoint:
+    """`at` is "NODE", "NODE#N", or an event's seq: the execution of a node that event belongs to."""
+    events = list(events)
+    if at.isdigit():
+        at = _execution_of(events, int(at))
     node, execution = parse_at(at)
     starts: dict[str, int] = {}  # the node's executions: span → seq where it first ran
     seen: set[str] = set()
@@ -72,6 +78,23 @@ def fork_point(events: Iterable[ev.Event], at: str) -> ForkPoint:
     if len(starts) < execution:
         raise ForkError(f"--at {at}: {node} ran {len(starts)} time(s) in this run")
     return ForkPoint(node, execution, sorted(starts.values())[execution - 1])
+
+
+def _execution_of(events: list[ev.Event], seq: int) -> str:
+    """"NODE#N" for the node execution the event `seq` happened in (a call's event: its node's)."""
+    executions: dict[str, tuple[str, int]] = {}  # node span → (node, its execution number)
+    counts: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, ev.NodeStateChanged) and e.state == "running" and e.span_id and e.span_id not in executions:
+            counts[e.node_id] = counts.get(e.node_id, 0) + 1
+            executions[e.span_id] = (e.node_id, counts[e.node_id])
+        if e.seq == seq:
+            for span in (e.span_id, e.parent_id):
+                if span in executions:
+                    node, number = executions[span]
+                    return f"{node}#{number}"
+            raise ForkError(f"--at {seq}: event {seq} ({e.kind}) is not inside a node's execution")
+    raise ForkError(f"--at {seq}: the run has no event {seq}")
 
 
 def downstream(document: Mapping[str, Any], node: str) -> set[str]:
@@ -113,7 +136,8 @@ def edited_document(document: Mapping[str, Any], node: str, *, model: str | None
 def prepare_fork(store: TraceStore, source: ReplaySource, at: str, *, live: ChatGateway,
                  model: str | None = None, prompt: str | None = None, params: Mapping[str, str] | None = None,
                  base_dir: Path | None = None, human: HumanPolicy | None = None) -> tuple[ReplaySetup, ForkPoint]:
-    point = fork_point(store.iter_events(source.run.id, kinds=["node_state"]), at)
+    kinds = None if at.isdigit() else ["node_state"]  # an event's seq: every event, to find its node
+    point = fork_point(store.iter_events(source.run.id, kinds=kinds), at)
     after = downstream(source.document, point.node_id)
     inner = point.node_id.split("/", 1)[0] + "/" if "/" in point.node_id else None
     # the node keys of downstream calls: sub-graph nodes downstream bring their inner nodes (and a fork

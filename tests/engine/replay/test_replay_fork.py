@@ -71,6 +71,19 @@ async def test_a_fork_point_that_never_happened_is_refused(store: TraceStore) ->
         fork_point(events, "planner#x")
 
 
+@pytest.mark.asyncio
+async def test_a_fork_at_an_event_starts_at_its_nodes_execution(store: TraceStore) -> None:
+    source = await record(store, "research")
+    events = list(store.iter_events(source.run_id))
+    second = fork_point(events, "planner#2")
+    call = next(e for e in events if isinstance(e, ev.LLMCallFinished) and e.seq > second.seq and e.node_id == "planner")
+    assert fork_point(events, str(call.seq)) == second
+    with pytest.raises(ForkError, match="no event 99999"):
+        fork_point(events, "99999")
+    with pytest.raises(ForkError, match="not inside a node's execution"):
+        fork_point(events, "1")
+
+
 def test_downstream_follows_edges_and_loops() -> None:
     doc = {"edges": [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}, {"source": "c", "target": "b"},
                      {"source": "x", "target": "c"}]}
@@ -89,7 +102,7 @@ async def test_a_fork_whose_live_nodes_lack_a_key_is_refused_before_it_runs(stor
     with pytest.raises(ForkError, match=r"Review \(critic\): openai: no API key"):
         prepare_fork(store, load_source(store, source.run_id), "critic", live=NoOpenAIKey(),
                      model="openai/gpt-4o-mini", base_dir=EXAMPLES)
-    # the planner is served from the recording: its model needs no key even if it is a provider's
+    # no provider model among the nodes it runs live: nothing is missing
     setup, _ = prepare_fork(store, load_source(store, source.run_id), "critic", live=NoOpenAIKey(),
                             base_dir=EXAMPLES)
     assert setup.lineage["fork_of"] == source.run_id
