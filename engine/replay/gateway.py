@@ -75,9 +75,7 @@ class ReplayGateway:
             raise ReplayDivergenceError(f"replay stopped: {self._stopped}", provider="replay", model=request.model)
         if self._fork_at is not None and not self._forked and self._fork_at(node, key):
             self._forked = True
-        if self._forked and (node in self._downstream or node in self._live_nodes):
-            return await self._go_live(request, on_delta)
-        if node in self._live_nodes:
+        if (self._forked and node in self._downstream) or node in self._live_nodes:
             return await self._go_live(request, on_delta)
         recorded = self.recording.llm.get(key)
         if recorded is None:
