@@ -31,7 +31,9 @@ def test_replay_serves_every_call_and_runs_shows_its_lineage(tmp_path: Path, cap
         replayed, source = store.list_runs(limit=2)
         assert replayed.replay_of == run_id and replayed.outputs == source.outputs
     assert main(["runs", "--db", str(db)]) == 0
-    assert f"replay of {run_id[:12]}" in capsys.readouterr().out
+    listing = capsys.readouterr().out
+    assert f"replay of {run_id[:12]}" in listing
+    assert listing.index(run_id[:12]) < listing.index(f"└ {replayed.id[:12]}")  # under its source
 
 
 def test_replay_names_the_nodes_todays_file_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
