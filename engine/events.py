@@ -258,6 +258,19 @@ class ErrorRaised(Event):
     recoverable: bool = False
 
 
+class ReplayDiverged(Event):
+    """A re-run from a recording (or a fork) made a call its recording does not hold as made: the
+    request at that structural position differs (`detail` says what), or nothing was recorded there.
+    `action` is what the run did: "stopped" (strict replay: the run fails) or "live" (fork mode: the
+    call, and what follows it, went to the provider)."""
+
+    kind: ClassVar[str] = "replay_diverged"
+    node_id: str
+    call: str  # the call's structural key (engine.replay.keys)
+    detail: str
+    action: Literal["stopped", "live"] = "stopped"
+
+
 class LogMessage(Event):
     kind: ClassVar[str] = "log"
     message: str
@@ -271,7 +284,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RunStarted, RunPlanned, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
         LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished,
         MemoryRead, MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
-        HumanDecisionMade, ErrorRaised, LogMessage, RunPaused, RunResumed,
+        HumanDecisionMade, ErrorRaised, LogMessage, RunPaused, RunResumed, ReplayDiverged,
     )
 }
 

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ from engine import events as ev
 if TYPE_CHECKING:
     from engine.graph.model import Workflow
     from engine.runtime import Run, RunPlan, RunResult
+    from engine.runtime.control import HumanPolicy
     from engine.store import TraceStore
 
 
@@ -57,7 +59,8 @@ def make_reporter(board: RunBoard, options: RunOptions) -> QuietReporter:
 
 
 async def drive_run(plan: RunPlan, workflow: Workflow, store: TraceStore, options: RunOptions,
-                    *, source: str = "") -> RunOutcome:
+                    *, source: str = "", starter: Callable[[HumanPolicy], Run] | None = None) -> RunOutcome:
+    """Start the run (`starter(human policy)` when given: a replay or a fork starts its own) and show it."""
     from app.cli.workflow_file import problem_lines
     from engine.runtime import CompileError
     from engine.runtime.launch import start_run
@@ -69,8 +72,9 @@ async def drive_run(plan: RunPlan, workflow: Workflow, store: TraceStore, option
     board = RunBoard.for_workflow(workflow, plan)
     reporter = make_reporter(board, options)
     try:
-        run = start_run(plan, store=store, inputs=options.inputs, model_overrides=options.model_overrides,
-                        human=human_policy(mode, reporter))
+        human = human_policy(mode, reporter)
+        run = starter(human) if starter is not None else start_run(
+            plan, store=store, inputs=options.inputs, model_overrides=options.model_overrides, human=human)
     except CompileError as exc:  # e.g. an override that puts a critic in its author's model family
         reporter.close()
         raise CliError("\n".join(problem_lines(source, exc.problems)) or str(exc)) from None

@@ -17,7 +17,12 @@ from engine import events as ev
 def plain_line(board: RunBoard, e: ev.Event) -> str | None:
     """The one line a plain reporter prints for an event, or None for events it does not show."""
     if isinstance(e, ev.RunStarted):
-        return f"run {e.run_id} started: {e.workflow_name}"
+        lineage = (f" (replay of {e.replay_of[:12]})" if e.replay_of else
+                   f" (fork of {e.fork_of[:12]} at seq {e.fork_at_seq})" if e.fork_of else "")
+        return f"run {e.run_id} started: {e.workflow_name}{lineage}"
+    if isinstance(e, ev.ReplayDiverged):
+        went = "ran live from here" if e.action == "live" else "replay stopped"
+        return f"{e.node_id} replay diverged ({went}): {fmt.one_line(e.detail)}"
     if isinstance(e, ev.NodeStateChanged) and e.state != "queued":  # every node is queued at start
         row = board.row(e.node_id)
         extra = "".join([f" attempt {e.attempt}" if e.attempt > 1 else "",

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
+from app.cli.replay_args import add_determinism_parser, add_diff_parser, add_replay_parsers
 
 _COMMANDS = {
     "run": "app.cli.cmd_run",
@@ -22,14 +23,22 @@ _COMMANDS = {
     "runs": "app.cli.cmd_runs",
     "show": "app.cli.cmd_show",
     "gui": "app.cli.cmd_gui",
+    "replay": "app.cli.cmd_replay",
+    "fork": "app.cli.cmd_fork",
+    "diff": "app.cli.cmd_diff",
+    "check-determinism": "app.cli.cmd_determinism",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
   triadic runs --limit 5
   triadic show 3f2a --events
+  triadic replay 3f2a                      # re-run from the recording: no provider call
+  triadic fork 3f2a --at executor --model sim/gpt-4o-mini
+  triadic diff 3f2a 9c1e                   # what differs between two runs
+  triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
-errors), 2 bad input or usage, 130 interrupted with Ctrl-C."""
+errors; diff: the runs differ; check-determinism: a node's output varied), 2 bad input or usage, 130 interrupted with Ctrl-C."""
 _DB_HELP = "trace database (default: $TRIADIC_DB or the user data dir)"
 
 
@@ -77,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_id", metavar="RUN_ID", help="run id or a unique prefix of it")
     show.add_argument("--db", metavar="PATH", help=_DB_HELP)
     show.add_argument("--events", action="store_true", help="also dump every event as JSON")
+
+    add_replay_parsers(sub, _DB_HELP)
+    add_diff_parser(sub, _DB_HELP)
+    add_determinism_parser(sub, _DB_HELP)
 
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop app.")
     gui.add_argument("file", nargs="?", metavar="FILE")

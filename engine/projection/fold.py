@@ -255,6 +255,11 @@ def _error(p: RunProjection, e: ev.ErrorRaised) -> None:
 def _log(p: RunProjection, e: ev.LogMessage) -> None:
     p.logs.append(e)
 
+def _diverged(p: RunProjection, e: ev.ReplayDiverged) -> None:
+    went = "ran live from here" if e.action == "live" else "replay stopped"
+    p.problems.append(f"{e.node_id}: replay diverged ({went}): {e.detail}")
+    p.changes.problems = True
+
 
 HANDLERS: dict[type[ev.Event], Any] = {
     ev.RunStarted: _started,
@@ -281,4 +286,5 @@ HANDLERS: dict[type[ev.Event], Any] = {
     ev.HumanDecisionMade: _human_decided,
     ev.ErrorRaised: _error,
     ev.LogMessage: _log,
+    ev.ReplayDiverged: _diverged,
 }

@@ -7,10 +7,12 @@ deadline cuts the check, the check's error when it raises (which fails the node 
 A check that cannot judge at all (`Verdict.broken`: its expression, schema or command is wrong or
 missing) fails the node at once with what to fix: no revision or replan of the subject could help.
 `{data}` in the expression stands for the bundled example data folder (resources/examples/data).
+In a strict replay (`engine.replay`) the check is not run: the recorded verdict is served.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,9 @@ async def check_subject(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
     kind = str(ctx.param("check") or "python")
     expression = str(ctx.param("expression") or "").replace("{data}", str(DATA_DIR))
     with ctx.tool_span(f"check.{kind}", {"expression": expression}) as span:
+        if (served := _from_recording(ctx, f"check.{kind}", {"expression": expression})) is not None:
+            span.finish(result=served)  # a strict replay: the recorded verdict, the check is not run again
+            return served
         result = await run_check(kind, expression, artifact, timeout_s=float(ctx.param("timeout_s") or 60.0))
         if result.broken:  # no revision of the subject can fix the check itself: fail now, say what to fix
             raise NodeFailed(f"the {kind} check cannot judge anything: {'; '.join(result.reasons)} "
@@ -35,6 +40,17 @@ async def check_subject(ctx: NodeContext, artifact: Any) -> dict[str, Any]:
                    "claims": list(result.claims)}
         span.finish(result=verdict)
     return verdict
+
+
+def _from_recording(ctx: NodeContext, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """The recorded verdict when the run is a strict replay. A run's tools can only be a `ReplayTools`
+    once `engine.replay` was imported: a live run does not import it for this question."""
+    replay = sys.modules.get("engine.replay.services")
+    tools = ctx.state.tools
+    if replay is None or not isinstance(tools, replay.ReplayTools):
+        return None
+    served: dict[str, Any] | None = tools.recorded_check(tool, arguments)
+    return served
 
 
 async def run_verifier(ctx: NodeContext) -> dict[str, Any]:

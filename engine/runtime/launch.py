@@ -62,13 +62,14 @@ def prepare(workflow: Workflow, *, base_dir: Path | None = None) -> RunPlan:
 
 def start_run(plan: RunPlan, *, store: Any, inputs: dict[str, object] | None = None,
               model_overrides: dict[str, str] | None = None, human: HumanPolicy | None = None,
-              gateway: Any = None, run_id: str | None = None) -> Run:
-    """A started `Run` of `plan`, recorded in `store`; raises `CompileError` for a bad model override."""
+              gateway: Any = None, run_id: str | None = None, **extra: Any) -> Run:
+    """A started `Run` of `plan`, recorded in `store`; raises `CompileError` for a bad model override.
+    `extra` goes to `Run` as is (tools, memory, lineage: what a replay or a fork brings)."""
     from engine.llm.offline_first import OfflineFirstGateway
     from engine.runtime.run import Run
 
     run = Run(plan, gateway=gateway if gateway is not None else OfflineFirstGateway(), inputs=inputs, store=store,
-              model_overrides=model_overrides or None, human=human, run_id=run_id)
+              model_overrides=model_overrides or None, human=human, run_id=run_id, **extra)
     run.start()
     return run
 

@@ -71,8 +71,9 @@ class RunResult:
 class Run:
     def __init__(self, plan: RunPlan, *, gateway: ChatGateway, inputs: dict[str, object] | None = None,
                  store: RunStore | None = None, model_overrides: dict[str, str] | None = None,
-                 human: HumanPolicy | None = None, run_id: str | None = None, tools: ToolRegistry | None = None,
-                 memory: MemoryBackend | None = None) -> None:
+                 human: HumanPolicy | None = None, run_id: str | None = None,
+                 tools: ToolRegistry | RunTools | None = None, memory: MemoryBackend | None = None,
+                 lineage: Mapping[str, Any] | None = None) -> None:
         self.plan = plan
         self.run_id = run_id or uuid.uuid4().hex
         self.inputs = dict(inputs or {})
@@ -84,6 +85,7 @@ class Run:
         self._deadline = RunDeadline(plan.budget.deadline_s)  # its clock stops while the run holds (pausing.py)
         self._pauses = self.control.on_change = PauseAnnouncer(self.hub, self.control, self._deadline)
         self._gateway, self._store, self._human, self._tools, self._memory = gateway, store, human, tools, memory
+        self._lineage = dict(lineage or {})  # replay_of / fork_of / fork_at_seq of RunStarted (engine.replay)
         self._task: asyncio.Task[RunResult] | None = None
         self._cancel_requested = False
         self._cancellable = False  # the task is inside the part of the run a cancel ends (see `cancel`)
@@ -152,7 +154,8 @@ class Run:
         hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
                  settings={"concurrency": plan.concurrency, "seed": plan.seed,
-                           "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)})
+                           "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)},
+                 **self._lineage)
         hub.emit(RunPlanned, span_id=span, nodes=[list(node) for node in plan_nodes(plan)])
         state.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
         self._pauses.start(span)

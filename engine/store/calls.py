@@ -1,8 +1,9 @@
-"""Recorded LLM and tool calls of a run, derived from its events: what replay serves back.
+"""Recorded LLM and tool calls of a run, derived from its events (requests and responses by span).
 
 A call is the `*CallStarted` / `*CallFinished` pair of one span id. `call_key` is computed from
-the request as it was recorded (`engine.store.codec.call_key`), so replay finds a call by what was
-asked of whom. A call started again under the same span takes the later request; a call that never
+the request as it was recorded (`engine.store.codec.call_key`): a lookup of calls by what was asked of
+whom. Replay does not find calls by it (identical requests would share one answer, parallel calls
+swap): `engine.replay` keys them by where in the graph they were made (`engine.replay.keys`). A call started again under the same span takes the later request; a call that never
 finished has no response; a finished call whose start was not recorded has no request and no key.
 """
 

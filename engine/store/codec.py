@@ -1,4 +1,4 @@
-"""Compact JSON for the store's JSON columns, and the keys replay looks recorded calls up by.
+"""Compact JSON for the store's JSON columns, and content keys of recorded calls.
 
 Invariants: JSON is compact (no spaces) and never lossy: a value JSON cannot hold (NaN, an object)
 makes encoding raise TypeError/ValueError; canonical JSON sorts keys, so equal values hash equally.
@@ -54,6 +54,7 @@ def call_key(kind: str, name: str, request: object) -> str:
     """The key a recorded LLM or tool call is found by: a hash of what was asked of whom.
 
     `kind` is "llm" or "tool", `name` the model or tool name, `request` the request record
-    (`LLMRequest.to_record()`) or the tool arguments. Replay computes the same key for a live request.
+    (`LLMRequest.to_record()`) or the tool arguments. A content key: replay keys calls by structure
+    instead (`engine.replay.keys`), with a hash of the canonical request beside it.
     """
     return sha256_hex(canonical_json([kind, name, request]))[:32]
