@@ -197,7 +197,7 @@ class TraceModel(QAbstractItemModel):
         return QModelIndex() if row is None else self.createIndex(row, 0, self._num[span_id])
 
     # -- QAbstractItemModel ---------------------------------------------------------------------------
-    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
         if self.projection is None or column < 0 or column >= len(COLUMNS):
             return QModelIndex()
         shown = self._shown(self._key(parent))
@@ -205,21 +205,21 @@ class TraceModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, self._num[shown[row]])
 
-    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
             return QModelIndex()
         key = self._pkey.get(self._ids[index.internalId()], ROOT)
         return self._parent_index(key)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         if self.projection is None or parent.column() > 0:
             return 0
         return len(self._shown(self._key(parent)))
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return len(COLUMNS)
 
-    def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:
         if self.projection is None or parent.column() > 0:
             return False
         return bool(self.source(self._key(parent)))

@@ -10,7 +10,7 @@ Picking a call says `span_selected(span_id)`, a node execution `node_selected(no
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QPoint, QSortFilterProxyModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QSortFilterProxyModel, QTimer
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QHeaderView, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges
@@ -121,8 +121,8 @@ class TracePanel(RunPanel):
                 self._expand(parent, auto=True)
         if self.follow.isChecked():
             for sid in touched & self._auto_expanded:
-                span = spans.get(sid)
-                if span is not None and span.status in TERMINAL_SPAN_STATES and span.kind == "node":
+                done = spans.get(sid)
+                if done is not None and done.status in TERMINAL_SPAN_STATES and done.kind == "node":
                     self._auto_expanded.discard(sid)
                     self.view.collapse(self._to_view(self.model.index_of(sid)))
             if inserted:
