@@ -1,0 +1,171 @@
+"""Trace dock: the tree holds exactly the store's spans with the same totals, grows live in batched
+inserts without resets, pages a large stored run in lazily, filters, and says what was picked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex
+from pytestqt.qtbot import QtBot
+
+from engine.projection import RunProjection, project
+from tests.widgets.trace_run_fixtures import EXAMPLES, recorded, synthetic_events
+from widgets.trace import TracePanel
+from widgets.trace.trace_cells import COST, NAME, STATUS, TOKENS
+from widgets.trace.trace_format import fmt_tokens
+from widgets.trace.trace_model import CHUNK, TraceModel
+
+
+@pytest.fixture(scope="module")
+def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("trace-runs")
+
+
+def _walk(model: TraceModel, parent: QModelIndex = QModelIndex()) -> list[tuple[str, str | None]]:
+    """(span id, parent span id) of every row, depth first."""
+    out = []
+    for row in range(model.rowCount(parent)):
+        index = model.index(row, 0, parent)
+        out.append((model.span_id(index), model.span_id(parent) if parent.isValid() else None))
+        out.extend(_walk(model, index))
+    return out
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_tree_holds_the_stored_spans_and_totals(qtbot: QtBot, runs_dir: Path, name: str) -> None:
+    run = recorded(name, runs_dir)
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(run.projection)
+    panel.model.fetch_all()
+    rows = _walk(panel.model)
+    stored = {s.span_id: s for s in run.store.spans(run.run_id)}
+    assert len(rows) == len(stored) and {sid for sid, _ in rows} == set(stored)
+    for sid, parent in rows:
+        record = stored[sid]
+        assert parent == record.parent_id
+        index = panel.model.index_of(sid)
+        assert panel.model.index(index.row(), TOKENS, index.parent()).data() == \
+            fmt_tokens(record.tokens_in + record.tokens_out)
+        assert panel.model.index(index.row(), STATUS, index.parent()).data() == record.status
+    run_index = panel.model.index(0, 0)
+    assert panel.model.span_at(run_index).kind == "run"  # type: ignore[union-attr]
+    total = sum(s.tokens_in + s.tokens_out for s in stored.values() if s.kind == "llm")
+    assert panel.model.index(0, TOKENS).data() == fmt_tokens(total)
+
+
+def test_research_rounds_and_unknown_prices(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("research", runs_dir)
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(run.projection)
+    panel.model.fetch_all()
+    names = {panel.model.index_of(sid).data(): sid for sid, _ in _walk(panel.model)}
+    assert any("round 1 · attempt 1" in n for n in names)
+    critic = next(sid for sid, c in run.projection.calls.items() if "claude" in c.name)
+    index = panel.model.index_of(critic)
+    assert panel.model.index(index.row(), COST, index.parent()).data() == "price unknown"  # never $0
+
+
+def test_live_batches_insert_rows_without_resets(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("research", runs_dir)
+    projection = RunProjection()
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    inserts, resets = [], []
+    panel.model.rowsInserted.connect(lambda parent, first, last: inserts.append(last - first + 1))
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    for batch in run.batches:
+        projection.apply_many(batch)
+        panel.apply_changes(projection.take_changes())
+    assert not resets
+    assert sum(inserts) == len(projection.span_table.spans)
+    assert len(inserts) < len(projection.span_table.spans)  # batched: several spans per insert
+    assert {sid for sid, _ in _walk(panel.model)} == set(projection.span_table.spans)
+    assert panel.view.isExpanded(panel.model.index(0, 0))  # the running run opened by itself
+
+
+def test_scroll_position_is_kept_while_rows_arrive(qtbot: QtBot) -> None:
+    events = synthetic_events(executions=400, nodes=20, deltas=1)
+    projection = RunProjection()
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.resize(800, 300)
+    panel.show()
+    panel.set_projection(projection)
+    half = len(events) // 2
+    projection.apply_many(events[:half])
+    panel.apply_changes(projection.take_changes())
+    bar = panel.view.verticalScrollBar()
+    bar.setValue(bar.maximum() // 3)
+    top = panel.model.span_id(panel.view.indexAt(panel.view.viewport().rect().topLeft()))
+    for start in range(half, len(events), 97):
+        projection.apply_many(events[start:start + 97])
+        panel.apply_changes(projection.take_changes())
+        assert panel.model.span_id(panel.view.indexAt(panel.view.viewport().rect().topLeft())) == top
+
+
+def test_large_stored_run_is_read_lazily(qtbot: QtBot) -> None:
+    projection = project(synthetic_events(executions=3_000, nodes=50, deltas=1))
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    run_index = panel.model.index(0, 0)
+    assert panel.model.rowCount(run_index) == CHUNK
+    assert panel.model.canFetchMore(run_index)
+    panel.model.fetchMore(run_index)
+    assert panel.model.rowCount(run_index) == 2 * CHUNK
+    panel.model.fetch_all()
+    assert panel.model.rowCount(run_index) == 3_000
+
+
+def test_node_filter_shows_only_its_executions(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("research", runs_dir)
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(run.projection)
+    panel.set_node_filter("answer")
+    top = [panel.model.span_id(panel.model.index(r, 0)) for r in range(panel.model.rowCount())]
+    assert top == run.projection.nodes["answer"].span_ids and len(top) == 2
+    panel.set_node_filter(None)
+    assert panel.model.span_at(panel.model.index(0, 0)).kind == "run"  # type: ignore[union-attr]
+
+
+def test_picking_rows_says_span_or_node(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("tools", runs_dir)
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(run.projection)
+    panel.model.fetch_all()
+    tool = next(sid for sid, c in run.projection.calls.items() if c.kind == "tool")
+    with qtbot.waitSignal(panel.span_selected) as picked:
+        panel.select_span(tool)
+    assert picked.args == [tool]
+    node_span = run.projection.span_table.spans[tool].parent_id
+    assert node_span is not None
+    with qtbot.waitSignal(panel.node_selected) as picked_node:
+        panel.select_span(node_span)
+    assert picked_node.args == [run.projection.calls[tool].node_id]
+
+
+def test_search_filters_by_name_and_status(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("research", runs_dir)
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(run.projection)
+    panel.search.setText("claude")
+    qtbot.waitUntil(lambda: panel.view.model() is panel.proxy, timeout=2000)
+    proxy = panel.proxy
+
+    def leaves(parent: QModelIndex = QModelIndex()) -> list[str]:
+        out = []
+        for r in range(proxy.rowCount(parent)):
+            index = proxy.index(r, NAME, parent)
+            out += leaves(index) if proxy.rowCount(index) else [index.data()]
+        return out
+
+    assert leaves() and all("claude" in name for name in leaves())
+    panel.search.setText("")
+    qtbot.waitUntil(lambda: panel.view.model() is panel.model, timeout=2000)
