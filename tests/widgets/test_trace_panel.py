@@ -15,6 +15,7 @@ from widgets.trace import TracePanel
 from widgets.trace.trace_cells import COST, NAME, STATUS, TOKENS
 from widgets.trace.trace_format import fmt_tokens
 from widgets.trace.trace_model import CHUNK, TraceModel
+from widgets.trace.trace_panel import CHEAP_LAYOUT_ROWS
 
 
 @pytest.fixture(scope="module")
@@ -169,3 +170,26 @@ def test_search_filters_by_name_and_status(qtbot: QtBot, runs_dir: Path) -> None
     assert leaves() and all("claude" in name for name in leaves())
     panel.search.setText("")
     qtbot.waitUntil(lambda: panel.view.model() is panel.model, timeout=2000)
+
+
+def test_big_live_tree_takes_rows_on_a_timer(qtbot: QtBot) -> None:
+    events = synthetic_events(executions=2_000, nodes=40, deltas=1)
+    projection = RunProjection()
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    resets: list[int] = []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    cut = next(i for i, e in enumerate(events) if e.seq > len(events) * 3 // 4)
+    for start in range(0, cut, 300):
+        projection.apply_many(events[start:min(cut, start + 300)])
+        panel.apply_changes(projection.take_changes())
+    assert panel.model.rows_known > CHEAP_LAYOUT_ROWS
+    assert panel._pending_added  # a big tree does not lay out again on every flush
+    qtbot.waitUntil(lambda: not panel._pending_added, timeout=3_000)
+    run_index = panel.model.index(0, 0)
+    assert panel.model.rowCount(run_index) == len(projection.span_table.spans[panel.model.span_id(run_index)].children)
+    projection.apply_many(events[cut:])
+    panel.apply_changes(projection.take_changes())  # the run finished: everything goes in at once
+    assert not panel._pending_added and not resets
+    assert {sid for sid, _ in _walk(panel.model)} == set(projection.span_table.spans)

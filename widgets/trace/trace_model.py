@@ -189,6 +189,11 @@ class TraceModel(QAbstractItemModel):
             return None
         return self.projection.span_table.spans.get(self._ids[index.internalId()])
 
+    @property
+    def rows_known(self) -> int:
+        """How many spans the model has shown (or read for the view) so far."""
+        return len(self._ids)
+
     def span_id(self, index: Index) -> str:
         return self._ids[index.internalId()] if index.isValid() else ROOT
 
@@ -198,12 +203,14 @@ class TraceModel(QAbstractItemModel):
 
     # -- QAbstractItemModel ---------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
-        if self.projection is None or column < 0 or column >= len(COLUMNS):
-            return QModelIndex()
-        shown = self._shown(self._key(parent))
-        if not 0 <= row < len(shown):
-            return QModelIndex()
-        return self.createIndex(row, column, self._num[shown[row]])
+        # the view calls this for every laid-out row: the common path is two dict reads
+        key = self._ids[parent.internalId()] if parent.isValid() else ROOT
+        shown = self._kids.get(key)
+        if shown is None:
+            shown = self._shown(key)
+        if 0 <= row < len(shown) and 0 <= column < _NCOLUMNS:
+            return self.createIndex(row, column, self._num[shown[row]])
+        return QModelIndex()
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
@@ -220,9 +227,12 @@ class TraceModel(QAbstractItemModel):
         return len(COLUMNS)
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:
+        if not parent.isValid():
+            return bool(self.source(ROOT))
         if self.projection is None or parent.column() > 0:
             return False
-        return bool(self.source(self._key(parent)))
+        span = self.projection.span_table.spans.get(self._ids[parent.internalId()])
+        return span is not None and bool(span.children)
 
     def canFetchMore(self, parent: Index) -> bool:
         if self.projection is None:
@@ -241,20 +251,32 @@ class TraceModel(QAbstractItemModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        span = self.span_at(index)
-        if span is None:
-            return None
         column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return cell_text(self.projection, span, column, self.now())  # type: ignore[arg-type]
-        if role == Qt.ItemDataRole.DecorationRole and column == 1:
-            return status_icon(span_status(self.projection, span), self.dark)  # type: ignore[arg-type]
-        if role == Qt.ItemDataRole.ForegroundRole and column == 1:
-            return status_colour(span_status(self.projection, span), self.dark)  # type: ignore[arg-type]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return cell_tooltip(self.projection, span, column)  # type: ignore[arg-type]
-        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.UserRole:
-            return span.span_id
-        return None
+        if role == _DISPLAY:
+            span = self.span_at(index)
+            return None if span is None else cell_text(self.projection, span, column, self.now())  # type: ignore[arg-type]
+        if role == _ALIGN:
+            return _RIGHT if column >= 2 else None
+        if column == 1 and role in (_DECORATION, _FOREGROUND):
+            span = self.span_at(index)
+            if span is None:
+                return None
+            status = span_status(self.projection, span)  # type: ignore[arg-type]
+            return status_icon(status, self.dark) if role == _DECORATION else status_colour(status, self.dark)
+        if role == _TOOLTIP:
+            span = self.span_at(index)
+            return None if span is None else cell_tooltip(self.projection, span, column)  # type: ignore[arg-type]
+        if role == _USER:
+            span = self.span_at(index)
+            return None if span is None else span.span_id
+        return None  # every other role (font, background, size hint…) is the view's default: answered at once
+
+
+_NCOLUMNS = len(COLUMNS)
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_DECORATION = Qt.ItemDataRole.DecorationRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_USER = Qt.ItemDataRole.UserRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -21,6 +21,8 @@ from widgets.trace.trace_model import TraceModel
 
 SEARCH_DEBOUNCE_MS = 200
 LIVE_TICK_MS = 500
+CHEAP_LAYOUT_ROWS = 2_000  # up to this many rows a flush's spans go in at once
+MAX_INSERT_INTERVAL_MS = 1_000
 
 
 class TraceFilterProxy(QSortFilterProxyModel):
@@ -85,6 +87,10 @@ class TracePanel(RunPanel):
         self.search.textChanged.connect(self._on_search_text_changed)
         self.view.collapsed.connect(self._on_view_collapsed)
         self._inserted: list[QModelIndex] = []
+        self._pending_added: list[str] = []
+        self._pending_touched: set[str] = set()
+        self._insert_timer = QTimer(self, singleShot=True)
+        self._insert_timer.timeout.connect(self._insert_pending)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
         self._connect_selection()
 
@@ -92,6 +98,9 @@ class TracePanel(RunPanel):
     def rebuild(self) -> None:
         self._auto_expanded.clear()
         self._inserted.clear()
+        self._pending_added.clear()
+        self._pending_touched.clear()
+        self._insert_timer.stop()
         self.model.reload(self.projection, self.node_filter)
         self._apply_search()
         self._expand_open_rows()
@@ -106,11 +115,30 @@ class TracePanel(RunPanel):
         if self.model.moved(touched | set(changes.spans_added)):
             self.rebuild()
             return
-        anchor, anchor_top = self._anchor()
-        self.model.add_spans(changes.spans_added)
-        inserted, self._inserted = self._inserted, []
         self.model.mark_live()
-        self.model.touch_spans(touched)
+        self.model.touch_spans(touched)  # repaints only: no layout
+        self._pending_added.extend(changes.spans_added)
+        self._pending_touched |= touched
+        rows = self.model.rows_known
+        if rows <= CHEAP_LAYOUT_ROWS or self.projection.finished:
+            self._insert_timer.stop()
+            self._insert_pending()
+        elif not self._insert_timer.isActive():
+            # each insert makes the tree lay out every open row again: a big tree takes its rows
+            # less often (≈ 10 % of the loop at most), never once per flush
+            self._insert_timer.start(min(MAX_INSERT_INTERVAL_MS, max(100, rows // 10)))
+        self._sync_live_timer()
+
+    def _insert_pending(self) -> None:
+        if self.projection is None:
+            return
+        added, self._pending_added = self._pending_added, []
+        touched, self._pending_touched = self._pending_touched, set()
+        if not added and not touched:
+            return
+        anchor, anchor_top = self._anchor() if added else (QModelIndex(), 0)
+        self.model.add_spans(added)
+        inserted, self._inserted = self._inserted, []
         spans = self.projection.span_table.spans
         for index in inserted:
             span = spans[self.model.span_id(index)]
@@ -119,12 +147,12 @@ class TracePanel(RunPanel):
             parent = index.parent()
             if parent.isValid() and self.model.span_id(parent) in self._auto_expanded:
                 self._expand(parent, auto=True)
+        for sid in touched & self._auto_expanded:  # an execution opened because it ran closes when done
+            done = spans.get(sid)
+            if done is not None and done.kind == "node" and done.status in TERMINAL_SPAN_STATES:
+                self._auto_expanded.discard(sid)
+                self.view.collapse(self._to_view(self.model.index_of(sid)))
         if self.follow.isChecked():
-            for sid in touched & self._auto_expanded:
-                done = spans.get(sid)
-                if done is not None and done.status in TERMINAL_SPAN_STATES and done.kind == "node":
-                    self._auto_expanded.discard(sid)
-                    self.view.collapse(self._to_view(self.model.index_of(sid)))
             if inserted:
                 self.view.scrollTo(self._to_view(inserted[-1]), QTreeView.ScrollHint.EnsureVisible)
         elif anchor.isValid():
@@ -132,7 +160,6 @@ class TracePanel(RunPanel):
             if shift:
                 bar = self.view.verticalScrollBar()
                 bar.setValue(bar.value() + shift)
-        self._sync_live_timer()
 
     # -- helpers --------------------------------------------------------------------------------------
     def select_span(self, span_id: str) -> None:
