@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -57,7 +58,11 @@ class CallInspectorPanel(RunPanel):
         self.json_view = QTreeView(self)
         self.json_view.setUniformRowHeights(True)
         self.json_view.setModel(self.json_model)
-        self.json_view.header().resizeSection(0, 220)
+        json_header = self.json_view.header()
+        json_header.setStretchLastSection(False)
+        json_header.resizeSection(0, 220)
+        json_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        json_header.resizeSection(2, 70)
         self._json_for: str | None = None
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.messages)

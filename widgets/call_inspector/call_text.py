@@ -58,10 +58,9 @@ def messages_html(call: CallRow, dark: bool) -> str:
 
 def _block(title: str, text: str, colour: str | None, dark: bool) -> str:
     colour = colour or ("#bbbbbb" if dark else "#555555")
-    return (f'<div style="margin-bottom:8px"><span style="color:{colour};font-weight:bold">'
-            f'{html.escape(title.upper())}</span>'
-            f'<pre style="white-space:pre-wrap;margin:2px 0 0 0;padding-left:8px;'
-            f'border-left:3px solid {colour}">{html.escape(text)}</pre></div>')
+    return (f'<p style="margin:10px 0 2px 0"><span style="color:{colour};font-weight:bold">'
+            f'{html.escape(title.upper())}</span></p>'
+            f'<pre style="white-space:pre-wrap;margin:0 0 0 8px">{html.escape(text)}</pre>')
 
 
 def summary_line(call: CallRow) -> str:

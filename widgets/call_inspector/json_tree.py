@@ -37,9 +37,9 @@ class _Node:
 
 def preview(value: Any) -> str:
     if isinstance(value, dict):
-        return f"{{{len(value)} keys}}"
+        return f"{{{len(value)} key{'s' * (len(value) != 1)}}}"
     if isinstance(value, list | tuple):
-        return f"[{len(value)} items]"
+        return f"[{len(value)} item{'s' * (len(value) != 1)}]"
     if value is None:
         return "null"
     text = value if isinstance(value, str) else repr(value)

@@ -83,6 +83,8 @@ def fmt_offset(ts: float | None) -> str:
 def fmt_duration(seconds: float | None) -> str:
     if seconds is None:
         return ""
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
     if seconds < 1:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
@@ -98,7 +100,9 @@ def fmt_tokens(count: int) -> str:
 def fmt_cost(cost: float, *, priced: bool = True) -> str:
     """"$0.0012"; "price unknown" when a call's price is unknown (and "$x + unknown" when partly)."""
     if not priced:
-        return f"${cost:.4f} + price unknown" if cost > 0 else "price unknown"
+        return f"{fmt_cost(cost)} + price unknown" if cost > 0 else "price unknown"
     if cost <= 0:
         return ""
+    if cost < 0.0001:
+        return f"${cost:.6f}"
     return f"${cost:.4f}" if cost < 10 else f"${cost:,.2f}"

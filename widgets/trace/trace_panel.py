@@ -68,7 +68,7 @@ class TracePanel(RunPanel):
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((300, 96, 80, 76, 70, 160, 56)):
+        for column, width in enumerate((300, 96, 80, 76, 70, 190, 56)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         bar = QHBoxLayout()
@@ -147,7 +147,8 @@ class TracePanel(RunPanel):
             parent = index.parent()
             if parent.isValid() and self.model.span_id(parent) in self._auto_expanded:
                 self._expand(parent, auto=True)
-        for sid in touched & self._auto_expanded:  # an execution opened because it ran closes when done
+        tidy = self.follow.isChecked() or self.model.rows_known > CHEAP_LAYOUT_ROWS
+        for sid in (touched & self._auto_expanded) if tidy else ():  # opened because it ran: closes when done
             done = spans.get(sid)
             if done is not None and done.kind == "node" and done.status in TERMINAL_SPAN_STATES:
                 self._auto_expanded.discard(sid)
