@@ -193,3 +193,29 @@ def test_big_live_tree_takes_rows_on_a_timer(qtbot: QtBot) -> None:
     panel.apply_changes(projection.take_changes())  # the run finished: everything goes in at once
     assert not panel._pending_added and not resets
     assert {sid for sid, _ in _walk(panel.model)} == set(projection.span_table.spans)
+
+
+def test_provider_fault_shows_in_trace_and_inspector(qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.widgets.trace_run_fixtures import record_example
+    from widgets.call_inspector import CallInspectorPanel
+    from widgets.trace.trace_cells import RETRIES
+
+    run = record_example("tools", tmp_path / "fault.db", sim={"solver": {"fail_first": 1, "fail_kind": "server_error"}})
+    retried = [c for c in run.projection.calls.values() if c.retries]
+    assert retried
+    panel = TracePanel()
+    inspector = CallInspectorPanel()
+    qtbot.addWidget(panel)
+    qtbot.addWidget(inspector)
+    panel.set_projection(run.projection)
+    inspector.set_projection(run.projection)
+    panel.span_selected.connect(inspector.show_call)
+    panel.model.fetch_all()
+    index = panel.model.index_of(retried[0].span_id)
+    cell = panel.model.index(index.row(), RETRIES, index.parent())
+    assert cell.data() == str(len(retried[0].retries))
+    assert retried[0].retries[0]["error_type"] in panel.model.data(cell, 3)  # ToolTipRole
+    panel.select_span(retried[0].span_id)
+    assert inspector.span_id == retried[0].span_id
+    assert "1 retry" in inspector.summary.text()
+    assert retried[0].retries[0]["error"] in inspector.details.toPlainText()

@@ -27,9 +27,12 @@ class RecordedRun:
     run_id: str
 
 
-def record_example(name: str, db: Path) -> RecordedRun:
-    """Run example `name` to its end on the simulated provider; its projection, batches and store."""
+def record_example(name: str, db: Path, *, sim: dict[str, dict[str, object]] | None = None) -> RecordedRun:
+    """Run example `name` to its end on the simulated provider (`sim`: node id → the simulated provider's
+    settings for that node, e.g. injected faults); its projection, batches and store."""
     wf = load_workflow(EXAMPLES_DIR / f"{name}.triadic.json")
+    for node_id, settings in (sim or {}).items():
+        wf.nodes[node_id].params["sim"] = {**(wf.nodes[node_id].params.get("sim") or {}), **settings}
     plan = compile_workflow(wf, base_dir=EXAMPLES_DIR)
     store = TraceStore(db)
     batches: list[list[Event]] = []
