@@ -82,8 +82,8 @@ def test_live_batches_insert_rows_without_resets(qtbot: QtBot, runs_dir: Path) -
         projection.apply_many(batch)
         panel.apply_changes(projection.take_changes())
     assert not resets
-    assert sum(inserts) == len(projection.span_table.spans)
-    assert len(inserts) < len(projection.span_table.spans)  # batched: several spans per insert
+    # batched: several spans per insert (a span new in a flush brings its own first rows with it)
+    assert len(inserts) < sum(inserts) <= len(projection.span_table.spans)
     assert {sid for sid, _ in _walk(panel.model)} == set(projection.span_table.spans)
     assert panel.view.isExpanded(panel.model.index(0, 0))  # the running run opened by itself
 
@@ -173,7 +173,7 @@ def test_search_filters_by_name_and_status(qtbot: QtBot, runs_dir: Path) -> None
 
 
 def test_big_live_tree_takes_rows_on_a_timer(qtbot: QtBot) -> None:
-    events = synthetic_events(executions=2_000, nodes=40, deltas=1)
+    events = synthetic_events(executions=3_200, nodes=40, deltas=1)
     projection = RunProjection()
     panel = TracePanel()
     qtbot.addWidget(panel)

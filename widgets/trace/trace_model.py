@@ -98,9 +98,10 @@ class TraceModel(QAbstractItemModel):
             if key is not None:
                 groups[key] = groups.get(key, 0) + 1
         inserted: list[QModelIndex] = []
+        fresh: set[str] = set()  # spans inserted by this call: their own rows are read when asked for
         for key, count in groups.items():
-            if key != ROOT and key not in self._row:
-                continue  # its parent is not shown yet: its rows are read when it is
+            if key != ROOT and (key not in self._row or key in fresh):
+                continue  # its parent is not shown yet, or new itself: its rows are read when it is
             src = self.source(key)
             before = len(src) - count
             shown = self._kids.get(key)
@@ -110,7 +111,9 @@ class TraceModel(QAbstractItemModel):
                 shown = self._kids[key] = []
             if len(shown) < before:
                 continue  # still paging in: fetchMore brings the rest
-            inserted.extend(self._append(key, src[len(shown):]))
+            added = self._append(key, src[len(shown):])
+            fresh.update(src[len(src) - len(added):])
+            inserted.extend(added)
         return inserted
 
     def touch_spans(self, span_ids: set[str] | list[str]) -> None:

@@ -144,6 +144,8 @@ class TracePanel(RunPanel):
             span = spans[self.model.span_id(index)]
             if span.kind in ("run", "node") and span.end_ts is None:
                 self._auto_expanded.add(span.span_id)
+                if span.children:  # came with its first calls: they are read when it opens
+                    self._expand(index, auto=True)
             parent = index.parent()
             if parent.isValid() and self.model.span_id(parent) in self._auto_expanded:
                 self._expand(parent, auto=True)
