@@ -140,18 +140,18 @@ def bench_scroll(app: QApplication, events: list) -> None:  # type: ignore[type-
 
 def bench_ingest(app: QApplication, events: list) -> None:  # type: ignore[type-arg]
     """Real time: a flush every 30 ms; between flushes the Qt loop runs (the Trace's timed inserts)."""
-    medians, p95s, stalls, events_only = [], [], [], []
+    medians, p95s, stalls, events_only, cpus = [], [], [], [], []
     for _ in range(REPEATS):
         projection = RunProjection()
         shown = panels()
         for panel in shown:
             panel.set_projection(projection)
-        flushes, table, loop = [], [], []
+        flushes, table, loop, cpu = [], [], [], []
         start = time.perf_counter()
         for number, first in enumerate(range(0, len(events), FLUSH_EVENTS)):
             projection.apply_many(events[first:first + FLUSH_EVENTS])
             changes = projection.take_changes()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             for panel in shown:
                 t_panel = time.perf_counter()
                 panel.apply_changes(changes)
@@ -159,6 +159,7 @@ def bench_ingest(app: QApplication, events: list) -> None:  # type: ignore[type-
                 if isinstance(panel, EventsPanel):
                     table.append((time.perf_counter() - t_panel) * 1000)
             flushes.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
             due = start + (number + 1) * FLUSH_EVENTS / 10_000
             while (now := time.perf_counter()) < due:
                 app.processEvents()
@@ -168,12 +169,14 @@ def bench_ingest(app: QApplication, events: list) -> None:  # type: ignore[type-
         p95s.append(p95(flushes))
         stalls.append(max(max(flushes), max(loop, default=0.0)))
         events_only.append(statistics.median(table))
+        cpus.append(statistics.median(cpu))
         assert shown[2].model.rowCount() == len(events)  # type: ignore[attr-defined]
         for panel in shown:
             panel.close()
             panel.deleteLater()
         app.processEvents()
     emit("ingest_flush_median", statistics.median(medians), "ms", p95=round(statistics.median(p95s), 2),
+         cpu_median=round(statistics.median(cpus), 2),
          longest_stall=round(statistics.median(stalls), 2), events_per_flush=FLUSH_EVENTS, rate="10000/s",
          panels=3, budget_ms=30, loadavg=loadavg())
     emit("ingest_events_table_flush_median", statistics.median(events_only), "ms", events_per_flush=FLUSH_EVENTS)
