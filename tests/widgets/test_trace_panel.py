@@ -219,3 +219,17 @@ def test_provider_fault_shows_in_trace_and_inspector(qtbot: QtBot, tmp_path: Pat
     assert inspector.span_id == retried[0].span_id
     assert "1 retry" in inspector.summary.text()
     assert retried[0].retries[0]["error"] in inspector.details.toPlainText()
+
+
+def test_selecting_a_span_not_read_yet_reveals_it(qtbot: QtBot) -> None:
+    projection = project(synthetic_events(executions=3_000, nodes=50, deltas=1))
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    deep = "synthetic:llm2500"  # under the 2,501st execution: beyond the rows read so far
+    assert not panel.model.index_of(deep).isValid()
+    with qtbot.waitSignal(panel.span_selected) as picked:
+        panel.select_span(deep)
+    assert picked.args == [deep]
+    assert panel.model.span_id(panel.view.currentIndex()) == deep
+    assert panel.view.isExpanded(panel.view.currentIndex().parent())

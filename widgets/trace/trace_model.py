@@ -137,6 +137,30 @@ class TraceModel(QAbstractItemModel):
                 return True
         return len(self._kids.get(ROOT, ())) > len(self.source(ROOT))
 
+    def reveal(self, span_id: str) -> QModelIndex:
+        """`span_id`'s index, reading the rows it and its ancestors need first (invalid: not in this tree)."""
+        p = self.projection
+        if p is None:
+            return QModelIndex()
+        chain: list[str] = []
+        span = p.span_table.spans.get(span_id)
+        while span is not None and len(chain) < 64:
+            chain.append(span.span_id)
+            key = self.key_for(span)
+            if key is None or key == ROOT:
+                break
+            span = p.span_table.spans.get(key)
+        for sid in reversed(chain):
+            found = p.span_table.spans[sid]
+            key = self.key_for(found)
+            if key is None or (key != ROOT and key not in self._row):
+                return QModelIndex()
+            parent = self._parent_index(key)
+            self._shown(key)
+            while sid not in self._row and self.canFetchMore(parent):
+                self.fetchMore(parent)
+        return self.index_of(span_id)
+
     def fetch_all(self) -> None:
         """Read every row (a text filter searches all spans)."""
         pending = [ROOT]

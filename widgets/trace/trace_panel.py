@@ -166,8 +166,10 @@ class TracePanel(RunPanel):
 
     # -- helpers --------------------------------------------------------------------------------------
     def select_span(self, span_id: str) -> None:
-        """Select (and reveal) `span_id`'s row if it is shown."""
-        index = self._to_view(self.model.index_of(span_id))
+        """Select `span_id`'s row (a slot for other docks' `span_selected`): its rows are read, its parents opened."""
+        self._insert_timer.stop()
+        self._insert_pending()
+        index = self._to_view(self.model.reveal(span_id))
         if index.isValid():
             self.view.setCurrentIndex(index)
             self.view.scrollTo(index)
