@@ -83,6 +83,9 @@ class EventsPanel(RunPanel):
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setToolTip("Copy the selected events as JSON lines (Ctrl+C)")
         self.count_label = QLabel(self)
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # fixed: its text changes every flush, which must not lay the bar out again
+        self.count_label.setFixedWidth(self.fontMetrics().horizontalAdvance("000,000 of 000,000 (filtering…)") + 8)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for widget, stretch in ((self.kinds_button, 0), (self.node_box, 0), (self.search, 1),

@@ -10,12 +10,13 @@ Picking a call says `span_selected(span_id)`, a node execution `node_selected(no
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QPoint, QSortFilterProxyModel, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QTimer
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QHeaderView, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges
 from widgets.run_panel import RunPanel
-from widgets.trace.trace_cells import NAME, STATUS
+from widgets.trace.trace_cells import NAME
+from widgets.trace.trace_filter import TraceFilterProxy
 from widgets.trace.trace_format import TERMINAL_SPAN_STATES
 from widgets.trace.trace_model import TraceModel
 
@@ -23,29 +24,6 @@ SEARCH_DEBOUNCE_MS = 200
 LIVE_TICK_MS = 500
 CHEAP_LAYOUT_ROWS = 2_000  # up to this many rows a flush's spans go in at once
 MAX_INSERT_INTERVAL_MS = 1_000
-
-
-class TraceFilterProxy(QSortFilterProxyModel):
-    """Keeps rows whose name or status contains the text (and their ancestors, recursively)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setRecursiveFilteringEnabled(True)
-        self.needle = ""
-
-    def set_needle(self, text: str) -> None:
-        self.needle = text.casefold()
-        self.invalidateFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # type: ignore[override]
-        if not self.needle:
-            return True
-        model = self.sourceModel()
-        for column in (NAME, STATUS):
-            text = model.index(source_row, column, source_parent).data()
-            if text and self.needle in str(text).casefold():
-                return True
-        return False
 
 
 class TracePanel(RunPanel):
@@ -198,11 +176,12 @@ class TracePanel(RunPanel):
             index = self.model.index(row, 0)
             self._expand(index, auto=False)
             span = self.model.span_at(index)
-            if span is not None and span.kind == "run":
+            live = self.projection is not None and not self.projection.finished
+            if live and span is not None and span.kind == "run":
                 for child in range(self.model.rowCount(index)):
                     sub = self.model.index(child, 0, index)
                     sub_span = self.model.span_at(sub)
-                    if sub_span is not None and sub_span.end_ts is None and not (self.projection and self.projection.finished):
+                    if sub_span is not None and sub_span.end_ts is None:
                         self._expand(sub, auto=True)
 
     def _apply_search(self) -> None:
