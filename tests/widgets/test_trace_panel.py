@@ -233,3 +233,32 @@ def test_selecting_a_span_not_read_yet_reveals_it(qtbot: QtBot) -> None:
     assert picked.args == [deep]
     assert panel.model.span_id(panel.view.currentIndex()) == deep
     assert panel.view.isExpanded(panel.view.currentIndex().parent())
+
+
+def test_search_keeps_taking_live_matches(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("research", runs_dir)
+    projection = RunProjection()
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    panel.search.setText("claude")
+    qtbot.waitUntil(lambda: panel.view.model() is panel.proxy, timeout=2000)
+    for batch in run.batches:
+        projection.apply_many(batch)
+        panel.apply_changes(projection.take_changes())
+    claude = {sid for sid, c in projection.calls.items() if "claude" in c.name}
+    shown = {panel.model.span_id(panel.proxy.mapToSource(panel.proxy.index(r, 0, parent)))
+             for parent in _proxy_parents(panel) for r in range(panel.proxy.rowCount(parent))}
+    assert claude and claude <= shown
+    assert all(projection.span_table.spans[s].kind != "llm" or s in claude for s in shown)
+
+
+def _proxy_parents(panel: TracePanel) -> list[QModelIndex]:
+    out, todo = [QModelIndex()], [QModelIndex()]
+    while todo:
+        parent = todo.pop()
+        for r in range(panel.proxy.rowCount(parent)):
+            child = panel.proxy.index(r, 0, parent)
+            out.append(child)
+            todo.append(child)
+    return out

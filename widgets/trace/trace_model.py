@@ -224,6 +224,11 @@ class TraceModel(QAbstractItemModel):
     def span_id(self, index: Index) -> str:
         return self._ids[index.internalId()] if index.isValid() else ROOT
 
+    def child_id(self, parent: Index, row: int) -> str:
+        """The span id of row `row` under `parent` ("" when there is none)."""
+        shown = self._shown(self._key(parent))
+        return shown[row] if 0 <= row < len(shown) else ""
+
     def index_of(self, span_id: str) -> QModelIndex:
         row = self._row.get(span_id)
         return QModelIndex() if row is None else self.createIndex(row, 0, self._num[span_id])

@@ -115,7 +115,10 @@ class TracePanel(RunPanel):
         if not added and not touched:
             return
         anchor, anchor_top = self._anchor() if added else (QModelIndex(), 0)
+        refilter = self.view.model() is self.proxy and self.proxy.extend(added)
         self.model.add_spans(added)
+        if refilter:
+            self.proxy.invalidateFilter()
         inserted, self._inserted = self._inserted, []
         spans = self.projection.span_table.spans
         for index in inserted:
@@ -192,7 +195,11 @@ class TracePanel(RunPanel):
             if self.view.model() is not self.proxy:
                 self.view.setModel(self.proxy)
                 self._connect_selection()
-            self.view.expandAll()
+            if len(self.proxy.visible) <= CHEAP_LAYOUT_ROWS:
+                self.view.expandAll()  # the matches in their place
+            else:  # thousands of matches: opening them all would lay out every row; the top level only
+                for row in range(self.proxy.rowCount()):
+                    self.view.expand(self.proxy.index(row, 0))
         elif self.view.model() is not self.model:
             self.proxy.set_needle("")
             self.view.setModel(self.model)
