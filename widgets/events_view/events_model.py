@@ -10,6 +10,7 @@ Invariants: rows only grow between `set_filter` / `reset` calls; `data()` format
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from engine import events as ev
 from engine.projection import RunProjection
 from widgets.events_view.event_text import event_node, event_summary, short_span
 
+STEP = 1_000  # events matched between two looks at the clock
 COLUMNS = ("Seq", "Time", "Kind", "Node", "Span", "Summary")
 Index = QModelIndex | QPersistentModelIndex
 Matcher = Callable[[RunProjection, ev.Event], bool]
@@ -46,21 +48,31 @@ class EventsModel(QAbstractTableModel):
         """Events not looked at yet."""
         return len(self.projection.events) - self._scanned if self.projection is not None else 0
 
-    def scan(self, limit: int | None = None) -> int:
-        """Take in up to `limit` events not looked at yet (all when None); returns how many rows were added."""
+    def scan(self, limit: int | None = None, *, budget_s: float | None = None) -> int:
+        """Take in up to `limit` events not looked at yet (all when None), stopping early once `budget_s`
+        seconds are spent matching (checked every `STEP` events); returns how many rows were added."""
         p = self.projection
         if p is None:
             return 0
         events = p.events
         end = len(events) if limit is None else min(len(events), self._scanned + limit)
-        start, self._scanned = self._scanned, end
+        start = self._scanned
         if end <= start:
             return 0
         if self.matcher is None:
+            self._scanned = end
             added = end - start
         else:
-            match = self.matcher
-            found = [i for i in range(start, end) if match(p, events[i])]
+            match, found = self.matcher, []
+            deadline = None if budget_s is None else time.perf_counter() + budget_s
+            at = start
+            while at < end:
+                stop = min(end, at + STEP)
+                found.extend(i for i in range(at, stop) if match(p, events[i]))
+                at = stop
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            self._scanned = at
             added = len(found)
         if added:
             self.beginInsertRows(QModelIndex(), self._count, self._count + added - 1)

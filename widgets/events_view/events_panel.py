@@ -2,8 +2,8 @@
 
 A `RunPanel`. Each flush takes the new events in with one batched insert; the view follows the end
 only when it was already at the bottom. Filters (kinds, multi-select; node — the canvas's node
-filter too; text over kind, node and summary) start a new scan that runs in chunks of `SCAN_CHUNK`
-events per timer tick, so filtering 100,000 events never freezes the window. Ctrl+C / "Copy" puts
+filter too; text over kind, node and summary) start a new scan that runs on a timer, at most
+`SCAN_BUDGET_S` of matching per tick, so filtering 100,000 events never freezes the window. Ctrl+C / "Copy" puts
 the selected rows on the clipboard as JSON lines (`Event.to_record()`). Double-clicking a call's
 event says `span_selected`, any other event with a node `node_selected`.
 """
@@ -35,7 +35,8 @@ from widgets.events_view.event_text import event_node, event_summary
 from widgets.events_view.events_model import EventsModel, Matcher
 from widgets.run_panel import RunPanel
 
-SCAN_CHUNK = 20_000
+SCAN_CHUNK = 20_000  # more events than this not looked at yet are scanned on a timer
+SCAN_BUDGET_S = 0.012  # the most one timer tick spends matching
 SEARCH_DEBOUNCE_MS = 250
 ALL_NODES = "All nodes"
 
@@ -194,13 +195,14 @@ class EventsPanel(RunPanel):
     def _scan(self, limit: int | None) -> None:
         bar = self.view.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 1
-        if self.model.scan(limit) and at_bottom and self.model.rowCount() > 0:
+        budget = None if limit is None else SCAN_BUDGET_S
+        if self.model.scan(limit, budget_s=budget) and at_bottom and self.model.rowCount() > 0:
             self.view.scrollToBottom()
 
     def _update_count(self) -> None:
         total = len(self.projection.events) if self.projection is not None else 0
         shown = self.model.rowCount()
-        busy = " (filtering…)" if self.model.pending() > SCAN_CHUNK else ""
+        busy = " (filtering…)" if self._scan_timer.isActive() else ""
         self.count_label.setText(f"{shown:,} of {total:,}{busy}" if shown != total else f"{total:,} events")
 
     def _add_nodes(self) -> None:
