@@ -129,3 +129,19 @@ def test_copy_as_json_holds_request_and_response(qtbot: QtBot, runs_dir: Path) -
     assert "api_key" not in QGuiApplication.clipboard().text()
     panel.tabs.setCurrentWidget(panel.json_view)
     assert panel.json_model.rowCount() == len(copied)  # the JSON tree is built when its tab opens
+
+
+def test_huge_message_is_capped_in_view_but_whole_in_json(qtbot: QtBot) -> None:
+    from widgets.call_inspector.call_text import MAX_SHOWN_CHARS
+
+    big = "x" * (MAX_SHOWN_CHARS + 5_000)
+    projection = RunProjection()
+    projection.apply(ev.LLMCallStarted(run_id="r", seq=1, ts=0.0, span_id="c", node_id="n", model="m",
+                                       request={"messages": [{"role": "user", "content": big}]}))
+    panel = CallInspectorPanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    panel.show_call("c")
+    assert "5,000 more characters" in panel.messages.toPlainText()
+    panel.copy_button.click()
+    assert json.loads(QGuiApplication.clipboard().text())["request"]["messages"][0]["content"] == big

@@ -2,7 +2,8 @@
 latency, tokens, cost, retries and errors, tool calls, the raw records; "Copy as JSON".
 
 A `RunPanel`. `show_call(span_id)` (the slot other docks' `span_selected` connect to) picks the call;
-until the person picks one it follows the call streaming now (`projection.stream_span`). Live, only
+until the person picks one it follows the call streaming now (`projection.stream_span`), staying on
+each until it ends. Live, only
 the text streamed since the last flush is appended to the reply (the document is re-set only when the
 stream restarted or the final reply differs from what streamed); the raw JSON tree is built lazily,
 and only when its tab is open.
@@ -114,7 +115,8 @@ class CallInspectorPanel(RunPanel):
     def update_from(self, changes: ProjectionChanges) -> None:
         if self.projection is None:
             return
-        if not self.pinned:
+        current = self.call()
+        if not self.pinned and (current is None or current.finished):  # stays on a call until it ends
             followed = self._followed()
             if followed != self.span_id and followed is not None:
                 self._show(followed)

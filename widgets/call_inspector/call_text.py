@@ -21,6 +21,7 @@ _ROLE_COLOURS = {
     "assistant": ("#1e8e3e", "#6fdc8c"),
     "tool": ("#b35c00", "#ffb35c"),
 }
+MAX_SHOWN_CHARS = 200_000  # of one message in the conversation view
 PARAMETERS = ("model", "temperature", "max_tokens", "seed", "api_base", "timeout_s", "response_format", "stop")
 
 
@@ -58,6 +59,9 @@ def messages_html(call: CallRow, dark: bool) -> str:
 
 def _block(title: str, text: str, colour: str | None, dark: bool) -> str:
     colour = colour or ("#bbbbbb" if dark else "#555555")
+    if len(text) > MAX_SHOWN_CHARS:  # a rich-text view of megabytes stalls the window: the rest is in JSON / copy
+        more = len(text) - MAX_SHOWN_CHARS
+        text = f"{text[:MAX_SHOWN_CHARS]}\n… {more:,} more characters (the JSON tab and Copy as JSON hold all of it)"
     return (f'<p style="margin:10px 0 2px 0"><span style="color:{colour};font-weight:bold">'
             f'{html.escape(title.upper())}</span></p>'
             f'<pre style="white-space:pre-wrap;margin:0 0 0 8px">{html.escape(text)}</pre>')
