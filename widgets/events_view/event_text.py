@@ -58,7 +58,7 @@ def _summary(e: ev.Event) -> str:  # one case per event kind
         if e.error:
             return f"{e.model} · {e.error_type}: {e.error}"
         priced = e.cost_usd > 0 or bool(e.response.get("priced", True))
-        cost = f"${e.cost_usd:.5f}" if priced else "price unknown"
+        cost = ("free" if e.cost_usd == 0 else f"${e.cost_usd:.6f}") if priced else "price unknown"
         return f"{e.model} · {e.tokens_in} in / {e.tokens_out} out · {cost} · {e.latency_s * 1000:.0f} ms"
     if isinstance(e, ev.LLMCallRetrying):
         return f"attempt {e.attempt} after {e.delay_s:g} s · {e.error_type}: {e.error}"

@@ -21,7 +21,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QPalette
 
 from engine.projection import RunProjection, SpanRow
-from widgets.trace.trace_cells import COLUMNS, cell_text, cell_tooltip, span_status
+from widgets.trace.trace_cells import COLUMNS, RETRIES, cell_text, cell_tooltip, retries, span_status
 from widgets.trace.trace_format import is_dark, status_colour, status_icon
 
 CHUNK = 500
@@ -295,6 +295,11 @@ class TraceModel(QAbstractItemModel):
                 return None
             status = span_status(self.projection, span)  # type: ignore[arg-type]
             return status_icon(status, self.dark) if role == _DECORATION else status_colour(status, self.dark)
+        if column == RETRIES and role == _FOREGROUND:  # a call that had to be retried reads amber
+            span = self.span_at(index)
+            if span is not None and retries(self.projection, span):  # type: ignore[arg-type]
+                return status_colour("waiting", self.dark)
+            return None
         if role == _TOOLTIP:
             span = self.span_at(index)
             return None if span is None else cell_tooltip(self.projection, span, column)  # type: ignore[arg-type]
