@@ -262,3 +262,20 @@ def _proxy_parents(panel: TracePanel) -> list[QModelIndex]:
             out.append(child)
             todo.append(child)
     return out
+
+
+def test_spans_left_open_by_an_interrupted_run_read_interrupted(qtbot: QtBot, runs_dir: Path) -> None:
+    run = recorded("research", runs_dir)
+    cut = len(run.projection.events) // 2
+    projection = project(run.projection.events[:cut])  # the process died here: no RunFinished
+    projection.status = "interrupted"  # what the store says of it (RunSummary.status)
+    panel = TracePanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(projection)
+    panel.model.fetch_all()
+    open_spans = [s for s in projection.span_table.spans.values() if s.end_ts is None]
+    assert open_spans
+    for span in open_spans:
+        index = panel.model.index_of(span.span_id)
+        assert panel.model.index(index.row(), STATUS, index.parent()).data() == "interrupted"
+        assert panel.model.index(index.row(), 3, index.parent()).data() == ""  # no duration ticking
