@@ -10,3 +10,19 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 # The tokenizer cache of this test session (engine.llm.token_cache): never the user's own cache dir.
 os.environ.setdefault("TRIADIC_CACHE_DIR", tempfile.mkdtemp(prefix="triadic-test-cache-"))
+
+
+def pytest_runtest_teardown(item: object) -> None:
+    """A test that switched the application's theme (palette and style sheet) leaves the default one:
+    a style sheet left behind changes how palettes reach widgets in every later test."""
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:
+        return
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if isinstance(app, QApplication) and app.styleSheet():
+        app.setStyleSheet("")
+        app.setPalette(QPalette())
