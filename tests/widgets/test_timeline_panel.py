@@ -186,6 +186,7 @@ def _synthetic(spans: int, lanes: int) -> RunProjection:
     for seq, (t, i, state) in enumerate(timed, start=2):
         events.append(ev.NodeStateChanged(run_id=r, seq=seq, ts=t, span_id=f"s{i}", parent_id="run:r",
                                           node_id=f"n{i % lanes}", state=state))
+    events.append(ev.RunFinished(run_id=r, seq=len(events) + 1, ts=1001.0, status="succeeded"))
     return project(events)
 
 
@@ -213,3 +214,20 @@ def test_dark_palette_switches_colours(qtbot: QtBot) -> None:
     panel.setPalette(palette)
     assert panel.item.colors is DARK
     assert not math.isnan(panel.item.now)
+
+
+def test_a_zoom_step_shows_the_last_picture_stretched_until_the_worker_draws_the_new_one(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, _synthetic(COVERAGE_ABOVE + 5_000, 50))
+    _frame(panel)
+    old = panel.item._picture
+    rebuilds, stretched = panel.item.rebuilds, panel.item.stretched
+    panel.view_box.scaleBy(x=0.8)  # one wheel notch in
+    panel.plot.grab()
+    assert panel.item.stretched > stretched and panel.item.rebuilds == rebuilds
+    assert panel.item._picture is old  # a stand-in for this frame
+    qtbot.waitUntil(lambda: panel.item._picture is not old, timeout=5_000)
+    new = panel.item._picture
+    assert new is not None and new.frame.sx == pytest.approx(old.frame.sx / 0.8, rel=1e-6)
+    panel.view_box.scaleBy(x=0.2)  # far beyond a stand-in's reach: drawn at once
+    panel.plot.grab()
+    assert panel.item.rebuilds == rebuilds + 1

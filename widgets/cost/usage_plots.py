@@ -27,6 +27,9 @@ class UsagePlot(pg.PlotWidget):
         self.getAxis("left").setWidth(58)
         self.curve = self.plot([], [], stepMode=None, pen=pg.mkPen("#0969da", width=2))
         self.node_curve = self.plot([], [], pen=pg.mkPen("#bf8700", width=2, style=Qt.PenStyle.DashLine))
+        for curve in (self.curve, self.node_curve):  # at most ~2 points a pixel however long the run
+            curve.setDownsampling(auto=True, method="peak")
+            curve.setClipToView(True)
         self.limit_line = pg.InfiniteLine(angle=0, movable=False,
                                           pen=pg.mkPen("#cf222e", width=1.5, style=Qt.PenStyle.DashLine))
         self.limit_line.setVisible(False)

@@ -1,14 +1,17 @@
 """`GanttItem`: the timeline's one graphics item — a cached, level-of-detail picture of every span.
 
 It keeps one `QImage` drawn at the current zoom for three times the visible width (what is left and
-right of the view), so a pan only blits the image; a zoom stretches the last image for the frame it
-takes to redraw. The picture is rebuilt when the zoom, the lanes' height, the data (`generation`) or
-"now" (open spans grow) changed, or the view left the prepared range. Few visible spans (≤
-`SYNC_RECTS`) are drawn as exact rectangles at once; more, up to `COVERAGE_ABOVE`, as the coverage
-picture at once and the exact rectangles in a worker thread; above that the coverage picture only.
+right of the view), so a pan only blits the image. When the data (`generation`), "now" (open spans
+grow), the lanes' height or the colours changed, or the view left the prepared range, the picture is
+rebuilt at once. A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
+shrinking, so a one-pixel bar never drops out) while the worker thread draws the new one. Few visible
+spans (≤ `SYNC_RECTS`) are drawn as exact rectangles; more, up to `COVERAGE_ABOVE`, as the coverage
+picture first, then — once the view has stayed put for `SETTLE_MS` — as exact rectangles in the
+worker; above that the coverage picture only.
 
 Invariants: it draws in device pixels (the painter's transform is data → device, x and y scaled,
-not rotated); it only reads `SpanArrays`; the worker gets copies of the columns.
+not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays, and
+its picture is shown only if the data it was drawn from is still the data shown.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
@@ -27,8 +30,11 @@ from widgets.timeline.colors import LIGHT, TimelineColors
 from widgets.timeline.render import COVERAGE_ABOVE, Columns, Frame, coverage_image, exact_image, overlay
 from widgets.timeline.span_arrays import SpanArrays
 
-SYNC_RECTS = 3_000  # visible spans drawn exactly on the GUI thread; above, the exact picture is drawn in a worker
+SETTLE_MS = 120  # the view stays put this long before the exact picture is drawn in the worker
+SYNC_RECTS = 3_000  # visible spans drawn exactly at once; above, the coverage picture first
+STRETCH = 2.0  # a picture drawn at up to this zoom ratio stands in while the new one is drawn
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timeline")
+Overlays = tuple[list[list[float]], list[list[float]], list[tuple[int, float, str]], float]
 
 
 @dataclass(slots=True)
@@ -37,6 +43,28 @@ class _Picture:
     frame: Frame
     image: QImage
     exact: bool
+    cols: Columns | None = None  # kept while an exact picture may follow
+
+    def fits(self, key: tuple[object, ...], sx: float, sy: float, oy: float, v_lo: float, v_hi: float) -> bool:
+        """Whether this picture shows the view: same data and size, same zoom (to float noise), in range."""
+        f = self.frame
+        return (self.key == key and abs(sx / f.sx - 1.0) < 1e-7 and abs(sy / f.sy - 1.0) < 1e-7
+                and abs(oy - f.oy) < 0.5 and v_lo >= f.t_lo and v_hi <= f.t_hi)
+
+    def stands_in(self, key: tuple[object, ...], sx: float, sy: float, oy: float, v_lo: float, v_hi: float) -> bool:
+        """Whether this picture, stretched, may show the view for a frame while the right one is drawn."""
+        f = self.frame
+        return (self.key == key and 1 / STRETCH <= sx / f.sx <= STRETCH and abs(sy / f.sy - 1.0) < 1e-7
+                and abs(oy - f.oy) < 0.5 and v_lo >= f.t_lo and v_hi <= f.t_hi)
+
+
+def _draw(key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
+          overlays: Overlays, exact: bool) -> _Picture:
+    """A picture of `frame`: exact rectangles when asked or when few spans are visible, else coverage."""
+    exact = exact or visible <= SYNC_RECTS
+    image = exact_image(frame, cols, colors) if exact else coverage_image(frame, cols, colors)
+    overlay(image, frame, *overlays, colors)
+    return _Picture(key, frame, image, exact, None if exact or visible > COVERAGE_ABOVE else cols)
 
 
 class GanttItem(pg.GraphicsObject):
@@ -48,10 +76,15 @@ class GanttItem(pg.GraphicsObject):
         self.colors: TimelineColors = LIGHT
         self.now = 0.0
         self.highlight_lane: int | None = None
-        self.rebuilds = 0  # pictures built (tests and the benchmark read it)
+        self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
+        self.stretched = 0  # frames drawn from a stand-in picture
         self._picture: _Picture | None = None
-        self._pending: Future[_Picture] | None = None
-        self._pending_key: tuple[object, ...] | None = None
+        self._pending: Future[None] | None = None
+        self._latest: tuple[tuple[object, ...], Frame, bool] | None = None  # the last picture asked of the worker
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._on_settle_timeout)
         self._bounds = QRectF(0, 0, 1, 1)
         self.picture_built.connect(self._on_picture_built)
 
@@ -89,22 +122,38 @@ class GanttItem(pg.GraphicsObject):
         view = vb.viewRect()
         device = t.mapRect(view)
         width, height = max(math.ceil(device.width()), 1), max(math.ceil(device.height()), 1)
-        dev_top = device.top()
-        key = (sx, sy, ty - dev_top, height, self.arrays.generation, self.now, id(self.colors))
+        dev_top, v_lo, v_hi = device.top(), view.left(), view.right()
+        key = (height, self.arrays.generation, self.now, id(self.colors))
+        frame = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height)
         picture = self._picture
-        if picture is None or picture.key != key or view.left() < picture.frame.t_lo or view.right() > picture.frame.t_hi:
-            picture = self._ensure(key, view.left(), view.right(), sx, tx, sy, ty, dev_top, width, height)
+        if picture is None or not picture.fits(key, sx, sy, ty - dev_top, v_lo, v_hi):
+            if picture is not None and picture.stands_in(key, sx, sy, ty - dev_top, v_lo, v_hi):
+                self.stretched += 1
+                self._draw_later(key, frame, exact=False)
+            else:
+                cols, visible = self._columns(frame.t_lo, frame.t_hi)
+                picture = self._picture = _draw(key, frame, cols, visible, self.colors, self._overlays(), False)
+                self.rebuilds += 1
+                if picture.cols is not None:
+                    self._settle.start()
         p.save()
         p.resetTransform()
-        frame = picture.frame
-        left = sx * frame.t_lo + tx  # device x of the picture's first column
-        top = sy * (-frame.oy / frame.sy) + ty  # device y of its first row
-        if abs(sx / frame.sx - 1.0) < 1e-9 and abs(sy / frame.sy - 1.0) < 1e-9:
-            p.drawImage(QPointF(left, top), picture.image)
-        else:  # a picture drawn at another zoom, stretched for this frame
-            p.drawImage(QRectF(left, top, frame.width * sx / frame.sx, frame.height * sy / frame.sy), picture.image)
+        f = picture.frame
+        left = sx * f.t_lo + tx  # device x of the picture's first column
+        if abs(sx / f.sx - 1.0) < 1e-7:
+            p.drawImage(QPointF(left, dev_top), picture.image)
+        else:  # a stand-in drawn at a nearby zoom: only its part under the view is scaled
+            ratio = sx / f.sx
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, ratio < 1)
+            source = QRectF((device.left() - left) / ratio, 0, device.width() / ratio, f.height)
+            p.drawImage(QRectF(device.left(), dev_top, device.width(), f.height), picture.image, source)
         self._paint_filter(p, sy, ty, device)
         p.restore()
+
+    def _frame(self, v_lo: float, v_hi: float, sx: float, sy: float, oy: float, width: int, height: int) -> Frame:
+        span = v_hi - v_lo
+        t_lo = v_lo - span
+        return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * 3, height, len(self.arrays.lane_ids))
 
     def _paint_filter(self, p: QPainter, sy: float, ty: float, device: QRectF) -> None:
         lane = self.highlight_lane
@@ -115,42 +164,41 @@ class GanttItem(pg.GraphicsObject):
         p.fillRect(QRectF(device.left(), bottom, device.width(), device.bottom() - bottom), self.colors.dim)
         p.fillRect(QRectF(device.left(), top, device.width(), bottom - top), self.colors.highlight)
 
-    def _ensure(self, key: tuple[object, ...], v_lo: float, v_hi: float, sx: float, tx: float, sy: float,
-                ty: float, dev_top: float, width: int, height: int) -> _Picture:
-        span = v_hi - v_lo
-        t_lo, t_hi = v_lo - span, v_hi + span
-        frame = Frame(t_lo, t_hi, sx, -sx * t_lo, sy, ty - dev_top, width * 3, height, len(self.arrays.lane_ids))
-        cols, visible = self._columns(t_lo, t_hi)
-        if visible <= SYNC_RECTS:
-            image, exact = exact_image(frame, cols, self.colors), True
-        else:
-            image, exact = coverage_image(frame, cols, self.colors), False
-            if visible <= COVERAGE_ABOVE and self._pending_key != key:
-                self._pending_key = key
-                colors, arrays = self.colors, self.arrays
-                waits, holds, marks = [list(w) for w in arrays.waits], [list(h) for h in arrays.holds], list(arrays.marks)
-                now = self.now
-                self._pending = _WORKER.submit(self._build_exact, key, frame, cols, colors, waits, holds, marks, now)
+    def _overlays(self) -> Overlays:
         a = self.arrays
-        overlay(image, frame, a.waits, a.holds, a.marks, self.now, self.colors)
-        self.rebuilds += 1
-        self._picture = _Picture(key, frame, image, exact)
-        return self._picture
+        return [list(w) for w in a.waits], [list(h) for h in a.holds], list(a.marks), self.now
 
-    def _build_exact(self, key: tuple[object, ...], frame: Frame, cols: Columns, colors: TimelineColors,
-                     waits: list[list[float]], holds: list[list[float]], marks: list[tuple[int, float, str]],
-                     now: float) -> _Picture:
-        image = exact_image(frame, cols, colors)
-        overlay(image, frame, waits, holds, marks, now, colors)
-        picture = _Picture(key, frame, image, True)
-        self.picture_built.emit(picture)
-        return picture
+    # -- the worker -------------------------------------------------------------------------------
+    def _draw_later(self, key: tuple[object, ...], frame: Frame, *, exact: bool, cols: Columns | None = None) -> None:
+        if self._latest == (key, frame, exact):
+            return
+        self._latest = (key, frame, exact)
+        visible = -1
+        if cols is None:
+            cols, visible = self._columns(frame.t_lo, frame.t_hi)
+        self._pending = _WORKER.submit(self._work, key, frame, cols, visible, self.colors, self._overlays(), exact)
+
+    def _work(self, key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
+              overlays: Overlays, exact: bool) -> None:
+        if self._latest != (key, frame, exact):  # the view moved on before this was started
+            return
+        self.picture_built.emit(_draw(key, frame, cols, visible, colors, overlays, exact))
 
     def _on_picture_built(self, picture: _Picture) -> None:
         current = self._picture
-        if current is not None and current.key == picture.key and current.frame == picture.frame:
-            self._picture = picture
-            self.update()
+        if current is None or current.key != picture.key or (current.exact and not picture.exact
+                                                              and current.frame == picture.frame):
+            return
+        self._picture = picture
+        if picture.cols is not None:
+            self._settle.start()
+        self.update()
+
+    def _on_settle_timeout(self) -> None:
+        current = self._picture
+        if current is not None and not current.exact and current.cols is not None:
+            self._latest = None
+            self._draw_later(current.key, current.frame, exact=True, cols=current.cols)
 
     def _columns(self, t_lo: float, t_hi: float) -> tuple[Columns, int]:
         a = self.arrays
@@ -158,13 +206,17 @@ class GanttItem(pg.GraphicsObject):
         end = a.ends(self.now)
         start = a.start[:n]
         sel = np.flatnonzero((end >= t_lo) & (start <= t_hi))
-        names = [a.names[i] for i in sel.tolist()] if len(sel) <= SYNC_RECTS * 4 else None
+        names = [a.names[i] for i in sel.tolist()] if len(sel) <= COVERAGE_ABOVE else None
         lanes = a.lane[:n][sel]
         slots = np.asarray(a.lane_slots, dtype=np.int64)[lanes]
         cols = Columns(start[sel], end[sel], lanes, a.kind[:n][sel], a.group[:n][sel], a.slot[:n][sel], slots, names)
         return cols, len(sel)
 
     def wait_idle(self) -> None:
-        """Block until the worker's picture (if one is being drawn) is done (tests, the benchmark)."""
+        """Start the exact picture now if one is due, and block until the worker is done (tests, benchmark)."""
+        if self._settle.isActive():
+            self._settle.stop()
+            self._on_settle_timeout()
         if self._pending is not None:
             self._pending.result()
+            QCoreApplication.processEvents()  # deliver its picture

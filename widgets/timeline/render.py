@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPolygonF
 
 from widgets.timeline.colors import (
@@ -70,40 +70,48 @@ def colour_index(kind: np.ndarray, group: np.ndarray) -> np.ndarray:
 
 def coverage_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
     w, h, lanes = frame.width, frame.height, max(frame.lanes, 1)
+    strips = _coverage_strips(frame, cols, lanes)  # per lane: its bars' row, then its calls-over-bars row
+    indexed = QImage(strips.data, w, 2 * lanes, w, QImage.Format.Format_Indexed8)
+    indexed.setColorTable([int(word) for word in colors.palette()] + [0] * (256 - 10))
+    source = indexed.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(0)
+    painter = QPainter(image)
+    thin = frame.sy < MIN_BAND_PX
+    bands = ((0, 0.0, 1.0),) if thin else ((0, BAR_TOP, CALL_TOP), (1, CALL_TOP, CALL_BOTTOM),
+                                           (0, CALL_BOTTOM, BAR_BOTTOM))
+    first = max(0, int(np.floor(-frame.oy / frame.sy)))
+    last = min(lanes - 1, int(np.ceil((h - frame.oy) / frame.sy)))
+    for lane in range(first, last + 1):  # one stretched strip per band: the picture is built row by row in C++
+        y = lane * frame.sy + frame.oy
+        for row, top, bottom in bands:
+            target = QRectF(0, round(y + top * frame.sy), w, max(round(y + bottom * frame.sy) - round(y + top * frame.sy), 1))
+            painter.drawImage(target, source, QRectF(0, 2 * lane + row, w, 1))
+    painter.end()
+    return image
+
+
+def _coverage_strips(frame: Frame, cols: Columns, lanes: int) -> np.ndarray:
+    """(2·lanes, width) colour indices: row 2i the bars of lane i, row 2i+1 its calls drawn over its bars."""
+    w = frame.width
     px0 = np.clip(np.floor(cols.start * frame.sx + frame.ox), 0, w - 1).astype(np.int64)
     px1 = np.clip(np.ceil(cols.end * frame.sx + frame.ox), 0, w).astype(np.int64)
     px1 = np.maximum(px1, px0 + 1)  # never thinner than a pixel
     index = colour_index(cols.kind, cols.group)
     calls = cols.kind >= 2
-    grids = []
-    for layer in (~calls, calls):
-        grid = np.zeros((lanes, w), dtype=np.uint8)
+    strips = np.zeros((lanes, 2, w), dtype=np.uint8)
+    size = lanes * (w + 1)
+    for layer, row in ((~calls, 0), (calls, 1)):
+        grid = strips[:, row, :]
         for c in np.unique(index[layer]):  # ascending: later colours (failed, errors) win a shared pixel
             sel = layer & (index == c)
             base = cols.lane[sel].astype(np.int64) * (w + 1)
-            size = lanes * (w + 1)
             diff = np.bincount(base + px0[sel], minlength=size) - np.bincount(base + px1[sel], minlength=size)
-            covered = np.cumsum(diff.reshape(lanes, w + 1)[:, :w], axis=1) > 0
-            grid[covered] = c
-        grids.append(grid)
-    bars, call_grid = grids
-    merged = np.where(call_grid > 0, call_grid, bars)
-    rows = (np.arange(h) + 0.5 - frame.oy) / frame.sy
-    lane_of_row = np.floor(rows).astype(np.int64)
-    frac = rows - lane_of_row
-    inside = (lane_of_row >= 0) & (lane_of_row < lanes)
-    lane_of_row = np.clip(lane_of_row, 0, lanes - 1)
-    if frame.sy < MIN_BAND_PX:
-        bar_rows, call_rows = inside, np.zeros(h, dtype=bool)
-    else:
-        call_rows = inside & (frac >= CALL_TOP) & (frac < CALL_BOTTOM)
-        bar_rows = inside & (frac >= BAR_TOP) & (frac < BAR_BOTTOM) & ~call_rows
-    picture = np.zeros((h, w), dtype=np.uint8)
-    picture[bar_rows] = bars[lane_of_row[bar_rows]]
-    picture[call_rows] = merged[lane_of_row[call_rows]]
-    pixels = np.ascontiguousarray(colors.palette()[picture])
-    image = QImage(pixels.data, w, h, w * 4, QImage.Format.Format_ARGB32_Premultiplied).copy()
-    return image
+            covered = np.cumsum(diff.reshape(lanes, w + 1)[:, :w], axis=1, dtype=np.int32) > 0
+            np.copyto(grid, c, where=covered)
+    calls_row = strips[:, 1, :]
+    np.copyto(calls_row, strips[:, 0, :], where=calls_row == 0)
+    return np.ascontiguousarray(strips.reshape(2 * lanes, w))
 
 
 def exact_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
@@ -142,9 +150,11 @@ def exact_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
 
 def _labels(painter: QPainter, frame: Frame, cols: Columns, x0: np.ndarray, x1: np.ndarray,
             colors: TimelineColors) -> None:
-    """The span's name inside bars wide enough to hold it (at most 400 of them)."""
+    """The span's name inside bars wide enough to hold it (at most 600 of them)."""
     assert cols.names is not None
-    wide = np.flatnonzero((x1 - x0) >= 48)[:400]
+    y = cols.lane * frame.sy + frame.oy
+    shown = (x1 - x0 >= 48) & (x1 > 0) & (x0 < frame.width) & (y + frame.sy > 0) & (y < frame.height)
+    wide = np.flatnonzero(shown)[:600]  # only bars in the picture, and not too many to stay quick
     font = painter.font()
     font.setPointSizeF(max(6.5, min(8.5, frame.sy * 0.3)))
     painter.setFont(font)
@@ -184,11 +194,19 @@ def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[l
         painter.drawRect(QRectF(a, y + band[0] * frame.sy, b - a, (band[1] - band[0]) * frame.sy))
     painter.setPen(QPen(colors.mark, 1.5))
     painter.setBrush(colors.mark)
-    size = max(3.0, min(6.0, frame.sy * 0.3))
-    for lane, ts, _what in marks:
-        if frame.t_lo <= ts <= frame.t_hi:
-            x, y = ts * frame.sx + frame.ox, lane * frame.sy + frame.oy
-            painter.drawLine(QPointF(x, y + band[0] * frame.sy), QPointF(x, y + band[1] * frame.sy))
-            painter.drawPolygon(QPolygonF([QPointF(x - size, y), QPointF(x + size, y), QPointF(x, y + size)]))
+    if marks:
+        lanes = np.fromiter((m[0] for m in marks), dtype=np.int64, count=len(marks))
+        ts = np.fromiter((m[1] for m in marks), dtype=np.float64, count=len(marks))
+        keep = (ts >= frame.t_lo) & (ts <= frame.t_hi)
+        px = np.round(ts[keep] * frame.sx + frame.ox).astype(np.int64)
+        cells = np.unique(lanes[keep] * (frame.width + 1) + px)  # one mark per lane and pixel
+        xs = (cells % (frame.width + 1)).astype(np.float64)
+        ys = (cells // (frame.width + 1)) * frame.sy + frame.oy
+        top, bottom = band[0] * frame.sy, band[1] * frame.sy
+        painter.drawLines([QLineF(x, y + top, x, y + bottom) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
+        if frame.sy >= 8 and len(cells) <= 2_000:
+            size = max(3.0, min(6.0, frame.sy * 0.3))
+            for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+                painter.drawPolygon(QPolygonF([QPointF(x - size, y), QPointF(x + size, y), QPointF(x, y + size)]))
     painter.end()
 
