@@ -158,6 +158,6 @@ def test_live_batches_insert_rows_without_a_reset(qtbot: QtBot) -> None:
         flushes += 1
     assert not resets
     assert sum(inserted) == len(panel.node_model.rows) + len(panel.model_model.rows)
-    assert panel.redraws - redraws <= flushes  # at most one redraw per flush
+    assert panel.redraws - redraws < flushes / 2  # live plots are rate-limited (the final state is drawn)
     assert panel.tokens_plot.curve.getData()[1][-1] == stored_run("research").summary.tokens_in + \
         stored_run("research").summary.tokens_out

@@ -231,3 +231,16 @@ def test_a_zoom_step_shows_the_last_picture_stretched_until_the_worker_draws_the
     panel.view_box.scaleBy(x=0.2)  # far beyond a stand-in's reach: drawn at once
     panel.plot.grab()
     assert panel.item.rebuilds == rebuilds + 1
+
+
+def test_another_run_gets_a_fresh_picture(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, project(stored_run("triad").events))
+    _frame(panel)
+    first = panel.item._picture
+    panel.set_projection(project(stored_run("hanoi").events))
+    _frame(panel)
+    picture = panel.item._picture
+    assert picture is not None and picture is not first
+    assert picture.frame.lanes == len(panel.arrays.lane_ids) and panel.arrays.count == len(stored_run("hanoi").spans)
+    panel.set_projection(None)
+    assert panel.arrays.count == 0 and panel.summary.text() == "No run"

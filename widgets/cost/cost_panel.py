@@ -6,13 +6,16 @@ Gauges: tokens, cost, deadline (elapsed as the deadline counts it vs `deadline_s
 restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
 on the plots. A cost the gateway could not price says "price unknown", never "$0".
 
-Invariants: reads the projection only; one redraw per flush at most (`update_from` redraws the plots
-only when usage or the run changed); tables grow by batched inserts, never a reset on a live batch.
+Invariants: reads the projection only; the plots redraw at most once per flush and, while the run is
+live, at most every `PLOT_INTERVAL_MS` (a timer draws the last state); gauges and tables follow every
+flush that changed usage; tables grow by batched inserts, never a reset on a live batch.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+import time
+
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges, RunProjection
@@ -22,6 +25,7 @@ from widgets.cost.usage_plots import UsagePlot
 from widgets.run_panel import RunPanel
 
 ROW_HEIGHT = 22
+PLOT_INTERVAL_MS = 200  # live plots redraw at most this often (the tables and gauges every flush)
 LIMIT_KEYS = {"tokens": ("tokens", "max_tokens"), "cost_usd": ("cost_usd", "max_cost_usd"),
               "deadline_s": ("deadline_s", "deadline"), "max_turns": ("max_turns", "calls")}
 
@@ -51,9 +55,12 @@ def _table(model: NodeUsageModel | ModelUsageModel) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     view.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
-    view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-    for col in range(1, 5):
-        view.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    digits = view.fontMetrics().horizontalAdvance("0")
+    for col, chars in ((1, 8), (2, 11), (3, 11), (4, 16)):  # fixed widths: sizing to contents reads every row
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(col, digits * chars + 12)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
@@ -75,6 +82,10 @@ class CostPanel(RunPanel):
         self.total.setObjectName("costTotal")
         self.total.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.redraws = 0
+        self._plotted_at = 0.0
+        self.plot_timer = QTimer(self)
+        self.plot_timer.setSingleShot(True)
+        self.plot_timer.timeout.connect(self._on_plot_timer_timeout)
         gauges = QHBoxLayout()
         for gauge in self.gauges.values():
             gauges.addWidget(gauge)
@@ -109,7 +120,13 @@ class CostPanel(RunPanel):
 
     def update_from(self, changes: ProjectionChanges) -> None:
         usage = changes.usage or changes.run or bool(changes.nodes)
-        self._show(tables=usage, plots=usage, changed=changes.nodes)
+        if not usage:
+            return
+        wait_ms = PLOT_INTERVAL_MS - (time.monotonic() - self._plotted_at) * 1000
+        later = wait_ms > 0 and self.projection is not None and not self.projection.finished
+        if later and not self.plot_timer.isActive():
+            self.plot_timer.start(int(wait_ms) + 1)
+        self._show(tables=True, plots=not later, changed=changes.nodes)
 
     def set_node_filter(self, node_id: str | None) -> None:
         if node_id != self.node_filter:
@@ -135,7 +152,9 @@ class CostPanel(RunPanel):
             self.model_model.show(model_rows(p, self.node_filter), None)
             self.total.setText(self._total_text(p))
         if plots:
+            self.plot_timer.stop()
             self._show_plots(p)
+            self._plotted_at = time.monotonic()
 
     def _show_gauges(self, p: RunProjection) -> None:
         limits = run_limits(p)
@@ -195,6 +214,11 @@ class CostPanel(RunPanel):
         if event.type() == QEvent.Type.PaletteChange:
             self._apply_theme()
         super().changeEvent(event)
+
+    def _on_plot_timer_timeout(self) -> None:
+        if self.projection is not None:
+            self._show_plots(self.projection)
+            self._plotted_at = time.monotonic()
 
     def _on_node_table_activated(self, index: object) -> None:
         node_id = self.node_model.index(index.row(), 0).data(Qt.ItemDataRole.UserRole)  # type: ignore[attr-defined]

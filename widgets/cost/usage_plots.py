@@ -22,7 +22,7 @@ class UsagePlot(pg.PlotWidget):
         self.setMenuEnabled(False)
         self.hideButtons()
         self.setMouseEnabled(x=True, y=False)
-        self.showGrid(x=True, y=True, alpha=0.2)
+        self.showGrid(x=False, y=True, alpha=0.2)
         self.setLabel("bottom", "time", units="s")
         self.getAxis("left").setWidth(58)
         self.curve = self.plot([], [], stepMode=None, pen=pg.mkPen("#0969da", width=2))

@@ -1,9 +1,10 @@
 """`GanttItem`: the timeline's one graphics item — a cached, level-of-detail picture of every span.
 
 It keeps one `QImage` drawn at the current zoom for three times the visible width (what is left and
-right of the view), so a pan only blits the image. When the data (`generation`), "now" (open spans
-grow), the lanes' height or the colours changed, or the view left the prepared range, the picture is
-rebuilt at once. A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
+right of the view), so a pan only blits the image. When the data, "now" (open spans grow), the
+lanes' height or the colours changed, or the view left the prepared range, the picture is rebuilt
+at once (the data counts as changed when `data_changed` / `show_arrays` say so, not at every append).
+A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
 shrinking, so a one-pixel bar never drops out) while the worker thread draws the new one. Few visible
 spans (≤ `SYNC_RECTS`) are drawn as exact rectangles; more, up to `COVERAGE_ABOVE`, as the coverage
 picture first, then — once the view has stayed put for `SETTLE_MS` — as exact rectangles in the
@@ -75,6 +76,7 @@ class GanttItem(pg.GraphicsObject):
         self.arrays = arrays
         self.colors: TimelineColors = LIGHT
         self.now = 0.0
+        self.generation = -1  # the arrays' generation last shown (`data_changed`)
         self.highlight_lane: int | None = None
         self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
         self.stretched = 0  # frames drawn from a stand-in picture
@@ -90,13 +92,21 @@ class GanttItem(pg.GraphicsObject):
 
     # -- data -------------------------------------------------------------------------------------
     def data_changed(self, now: float) -> None:
+        """Show the arrays as they are now (until this is called again, paints reuse the picture)."""
         self.now = now
+        self.generation = self.arrays.generation
         lo, hi = self.arrays.extent(now)
         bounds = QRectF(lo, 0, max(hi - lo, 1e-3), max(len(self.arrays.lane_ids), 1))
         if bounds != self._bounds:
             self.prepareGeometryChange()
             self._bounds = bounds
         self.update()
+
+    def show_arrays(self, arrays: SpanArrays) -> None:
+        """Show other arrays (another run): every picture drawn so far is dropped."""
+        self.arrays = arrays
+        self._picture = None
+        self._latest = None
 
     def set_colors(self, colors: TimelineColors) -> None:
         self.colors = colors
@@ -123,7 +133,7 @@ class GanttItem(pg.GraphicsObject):
         device = t.mapRect(view)
         width, height = max(math.ceil(device.width()), 1), max(math.ceil(device.height()), 1)
         dev_top, v_lo, v_hi = device.top(), view.left(), view.right()
-        key = (height, self.arrays.generation, self.now, id(self.colors))
+        key = (height, self.generation, self.now, id(self.colors))
         frame = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height)
         picture = self._picture
         if picture is None or not picture.fits(key, sx, sy, ty - dev_top, v_lo, v_hi):

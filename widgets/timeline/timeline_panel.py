@@ -7,7 +7,8 @@ a span, a click selects it (`span_selected`, and `node_selected` for its node). 
 whole run in view as it grows until the person zooms or pans; "Fit" brings it back.
 
 Invariants: it reads the projection only through `SpanArrays` (fed once per flush from the changes,
-never reset by a live batch) and the hover text; all drawing is `GanttItem`'s; the node filter
+never reset by a live batch; while live the picture is redrawn from them every `LIVE_TICK_MS`) and
+the hover text; all drawing is `GanttItem`'s; the node filter
 highlights that node's lane and dims the others without rebuilding anything.
 """
 
@@ -28,7 +29,7 @@ from widgets.timeline.hover import describe, span_at
 from widgets.timeline.lane_axis import LaneAxis
 from widgets.timeline.span_arrays import SpanArrays
 
-LIVE_TICK_MS = 100  # open spans grow at most this often while the run is live
+LIVE_TICK_MS = 100  # while the run is live, the picture follows it (and open spans grow) this often
 
 
 class TimelinePanel(RunPanel):
@@ -36,6 +37,7 @@ class TimelinePanel(RunPanel):
         super().__init__(parent)
         self.arrays = SpanArrays()
         self.follow = True
+        self._lanes_dirty = False
         self._received = (0.0, time.monotonic())  # (last event ts, when it arrived)
         self.axis = LaneAxis(self.arrays.lane_labels)
         self.plot = pg.PlotWidget(axisItems={"left": self.axis})
@@ -80,7 +82,7 @@ class TimelinePanel(RunPanel):
     # -- RunPanel ---------------------------------------------------------------------------------
     def rebuild(self) -> None:
         self.arrays = SpanArrays()
-        self.item.arrays = self.arrays
+        self.item.show_arrays(self.arrays)
         self.axis.set_labels(self.arrays.lane_labels)
         p = self.projection
         if p is not None:
@@ -104,7 +106,10 @@ class TimelinePanel(RunPanel):
             self.arrays.refresh(p, changes.spans_changed)
         self.arrays.scan_events(p)
         self._received = (p.elapsed_s, time.monotonic())
-        self._refresh(lanes_changed=len(self.arrays.lane_ids) != lanes)
+        self._lanes_dirty = self._lanes_dirty or len(self.arrays.lane_ids) != lanes
+        if self.live_timer.isActive() and not p.finished:
+            return  # live: the timer redraws what came in, at most every LIVE_TICK_MS
+        self._refresh(lanes_changed=self._lanes_dirty)
 
     def set_node_filter(self, node_id: str | None) -> None:
         self.node_filter = node_id
@@ -128,6 +133,7 @@ class TimelinePanel(RunPanel):
 
     # -- showing ----------------------------------------------------------------------------------
     def _refresh(self, *, lanes_changed: bool) -> None:
+        self._lanes_dirty = False
         p = self.projection
         now = self.now()
         self.item.data_changed(now)
@@ -169,8 +175,8 @@ class TimelinePanel(RunPanel):
     def _on_live_timer_timeout(self) -> None:
         if self.projection is None or self.projection.finished:
             self.live_timer.stop()
-        if self.arrays.count:
-            self._refresh(lanes_changed=False)
+        if self.arrays.count or self._lanes_dirty:
+            self._refresh(lanes_changed=self._lanes_dirty)
 
     def _on_view_range_changed_manually(self, _mask: object) -> None:
         self.follow = False
