@@ -58,7 +58,7 @@ def _table(model: NodeUsageModel | ModelUsageModel) -> QTableView:
     header = view.horizontalHeader()
     header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     digits = view.fontMetrics().horizontalAdvance("0")
-    for col, chars in ((1, 8), (2, 11), (3, 11), (4, 16)):  # fixed widths: sizing to contents reads every row
+    for col, chars in ((1, 6), (2, 9), (3, 9), (4, 13)):  # fixed widths: sizing to contents reads every row
         header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(col, digits * chars + 12)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
@@ -95,8 +95,8 @@ class CostPanel(RunPanel):
         tables = QSplitter(Qt.Orientation.Horizontal)
         tables.addWidget(self.node_table)
         tables.addWidget(self.model_table)
-        tables.setStretchFactor(0, 3)
-        tables.setStretchFactor(1, 2)
+        tables.setStretchFactor(0, 1)
+        tables.setStretchFactor(1, 1)
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(plots)
         body.addWidget(tables)
