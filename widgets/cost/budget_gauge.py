@@ -1,0 +1,79 @@
+"""`BudgetGauge`: one budget of a run (tokens, cost, deadline, model calls) as a bar: used against its limit.
+
+Levels: "ok" below 75 %, "amber" from 75 %, "red" from 90 % (and over); "none" when the run sets no
+such limit (the bar then says "no limit" and shows only what was used). The colours follow the
+widget's palette (light or dark).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+AMBER_AT, RED_AT = 0.75, 0.90
+_FILL = {"ok": ("#2da44e", "#3fb950"), "amber": ("#d4a017", "#e3b341"), "red": ("#cf222e", "#f85149"),
+         "none": ("#8c959f", "#6e7681")}
+
+
+def level_of(used: float, limit: float | None) -> str:
+    if not limit:
+        return "none"
+    ratio = used / limit
+    return "red" if ratio >= RED_AT else "amber" if ratio >= AMBER_AT else "ok"
+
+
+class BudgetGauge(QWidget):
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.used = 0.0
+        self.limit: float | None = None
+        self.level = "none"
+        self.text = "no limit"
+        self.setMinimumHeight(38)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(160, 40)
+
+    def set_value(self, used: float, limit: float | None, used_text: str, limit_text: str) -> None:
+        level = level_of(used, limit)
+        text = f"{used_text} / {limit_text} · {used / limit:.0%}" if limit else f"{used_text} · no limit"
+        if (used, limit, level, text) == (self.used, self.limit, self.level, self.text):
+            return
+        self.used, self.limit, self.level, self.text = used, limit, level, text
+        self.setToolTip(f"{self.title}: {text}" + {"amber": " — nearing its limit", "red": " — at its limit"}
+                        .get(level, ""))
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        dark = pal.window().color().lightness() < 128
+        text_colour = pal.windowText().color()
+        track = QColor(pal.mid().color())
+        track.setAlpha(90)
+        bar = QRectF(1, 20, self.width() - 2, self.height() - 23)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(track)
+        painter.drawRoundedRect(bar, 3, 3)
+        fill = QColor(_FILL[self.level][1 if dark else 0])
+        ratio = min(self.used / self.limit, 1.0) if self.limit else 0.0
+        if ratio > 0:
+            painter.setBrush(fill)
+            painter.drawRoundedRect(QRectF(bar.left(), bar.top(), max(bar.width() * ratio, 3), bar.height()), 3, 3)
+        painter.setPen(QPen(text_colour))
+        font = painter.font()
+        font.setBold(True)
+        painter.setFont(font)
+        painter.drawText(QRectF(2, 0, self.width() - 4, 18), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.title)
+        font.setBold(False)
+        painter.setFont(font)
+        colour = fill if self.level in ("amber", "red") else text_colour
+        painter.setPen(QPen(colour))
+        painter.drawText(QRectF(2, 0, self.width() - 4, 18), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                         self.text)
+        painter.end()

@@ -1,0 +1,232 @@
+"""`GanttItem`: the timeline's one graphics item — a cached, level-of-detail picture of every span.
+
+It keeps one `QImage` drawn at the current zoom for three times the visible width (what is left and
+right of the view), so a pan only blits the image. When the data, "now" (open spans grow), the
+lanes' height or the colours changed, or the view left the prepared range, the picture is rebuilt
+at once (the data counts as changed when `data_changed` / `show_arrays` say so, not at every append).
+A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
+shrinking, so a one-pixel bar never drops out) while the worker thread draws the new one. Few visible
+spans (≤ `SYNC_RECTS`) are drawn as exact rectangles; more, up to `COVERAGE_ABOVE`, as the coverage
+picture first, then — once the view has stayed put for `SETTLE_MS` — as exact rectangles in the
+worker; above that the coverage picture only.
+
+Invariants: it draws in device pixels (the painter's transform is data → device, x and y scaled,
+not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays, and
+its picture is shown only if the data it was drawn from is still the data shown.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QTimer, Signal
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+
+from widgets.timeline.colors import LIGHT, TimelineColors
+from widgets.timeline.render import COVERAGE_ABOVE, Columns, Frame, coverage_image, exact_image, overlay
+from widgets.timeline.span_arrays import SpanArrays
+
+SETTLE_MS = 120  # the view stays put this long before the exact picture is drawn in the worker
+SYNC_RECTS = 3_000  # visible spans drawn exactly at once; above, the coverage picture first
+STRETCH = 2.0  # a picture drawn at up to this zoom ratio stands in while the new one is drawn
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timeline")
+Overlays = tuple[list[list[float]], list[list[float]], list[tuple[int, float, str]], float]
+
+
+@dataclass(slots=True)
+class _Picture:
+    key: tuple[object, ...]
+    frame: Frame
+    image: QImage
+    exact: bool
+    cols: Columns | None = None  # kept while an exact picture may follow
+
+    def fits(self, key: tuple[object, ...], sx: float, sy: float, oy: float, v_lo: float, v_hi: float) -> bool:
+        """Whether this picture shows the view: same data and size, same zoom (to float noise), in range."""
+        f = self.frame
+        return (self.key == key and abs(sx / f.sx - 1.0) < 1e-7 and abs(sy / f.sy - 1.0) < 1e-7
+                and abs(oy - f.oy) < 0.5 and v_lo >= f.t_lo and v_hi <= f.t_hi)
+
+    def stands_in(self, key: tuple[object, ...], sx: float, sy: float, oy: float, v_lo: float, v_hi: float) -> bool:
+        """Whether this picture, stretched, may show the view for a frame while the right one is drawn."""
+        f = self.frame
+        return (self.key == key and 1 / STRETCH <= sx / f.sx <= STRETCH and abs(sy / f.sy - 1.0) < 1e-7
+                and abs(oy - f.oy) < 0.5 and v_lo >= f.t_lo and v_hi <= f.t_hi)
+
+
+def _draw(key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
+          overlays: Overlays, exact: bool) -> _Picture:
+    """A picture of `frame`: exact rectangles when asked or when few spans are visible, else coverage."""
+    exact = exact or visible <= SYNC_RECTS
+    image = exact_image(frame, cols, colors) if exact else coverage_image(frame, cols, colors)
+    overlay(image, frame, *overlays, colors)
+    return _Picture(key, frame, image, exact, None if exact or visible > COVERAGE_ABOVE else cols)
+
+
+class GanttItem(pg.GraphicsObject):
+    picture_built = Signal(object)  # a worker's picture (delivered on the GUI thread)
+
+    def __init__(self, arrays: SpanArrays) -> None:
+        super().__init__()
+        self.arrays = arrays
+        self.colors: TimelineColors = LIGHT
+        self.now = 0.0
+        self.generation = -1  # the arrays' generation last shown (`data_changed`)
+        self.highlight_lane: int | None = None
+        self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
+        self.stretched = 0  # frames drawn from a stand-in picture
+        self._picture: _Picture | None = None
+        self._pending: Future[None] | None = None
+        self._latest: tuple[tuple[object, ...], Frame, bool] | None = None  # the last picture asked of the worker
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._on_settle_timeout)
+        self._bounds = QRectF(0, 0, 1, 1)
+        self.picture_built.connect(self._on_picture_built)
+
+    # -- data -------------------------------------------------------------------------------------
+    def data_changed(self, now: float) -> None:
+        """Show the arrays as they are now (until this is called again, paints reuse the picture)."""
+        self.now = now
+        self.generation = self.arrays.generation
+        lo, hi = self.arrays.extent(now)
+        bounds = QRectF(lo, 0, max(hi - lo, 1e-3), max(len(self.arrays.lane_ids), 1))
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
+        self.update()
+
+    def show_arrays(self, arrays: SpanArrays) -> None:
+        """Show other arrays (another run): every picture drawn so far is dropped."""
+        self.arrays = arrays
+        self._picture = None
+        self._latest = None
+
+    def set_colors(self, colors: TimelineColors) -> None:
+        self.colors = colors
+        self._picture = None
+        self.update()
+
+    def set_highlight(self, lane: int | None) -> None:
+        self.highlight_lane = lane
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._bounds)
+
+    # -- painting ---------------------------------------------------------------------------------
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        vb = self.getViewBox()
+        if vb is None:
+            return
+        t = p.transform()
+        sx, tx, sy, ty = t.m11(), t.m31(), t.m22(), t.m32()
+        if sx <= 0 or sy == 0:
+            return
+        view = vb.viewRect()
+        device = t.mapRect(view)
+        width, height = max(math.ceil(device.width()), 1), max(math.ceil(device.height()), 1)
+        dev_top, v_lo, v_hi = device.top(), view.left(), view.right()
+        key = (height, self.generation, self.now, id(self.colors))
+        frame = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height)
+        picture = self._picture
+        if picture is None or not picture.fits(key, sx, sy, ty - dev_top, v_lo, v_hi):
+            if picture is not None and picture.stands_in(key, sx, sy, ty - dev_top, v_lo, v_hi):
+                self.stretched += 1
+                self._draw_later(key, frame, exact=False)
+            else:
+                cols, visible = self._columns(frame.t_lo, frame.t_hi)
+                picture = self._picture = _draw(key, frame, cols, visible, self.colors, self._overlays(), False)
+                self.rebuilds += 1
+                if picture.cols is not None:
+                    self._settle.start()
+        p.save()
+        p.resetTransform()
+        f = picture.frame
+        left = sx * f.t_lo + tx  # device x of the picture's first column
+        if abs(sx / f.sx - 1.0) < 1e-7:
+            p.drawImage(QPointF(left, dev_top), picture.image)
+        else:  # a stand-in drawn at a nearby zoom: only its part under the view is scaled
+            ratio = sx / f.sx
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, ratio < 1)
+            source = QRectF((device.left() - left) / ratio, 0, device.width() / ratio, f.height)
+            p.drawImage(QRectF(device.left(), dev_top, device.width(), f.height), picture.image, source)
+        self._paint_filter(p, sy, ty, device)
+        p.restore()
+
+    def _frame(self, v_lo: float, v_hi: float, sx: float, sy: float, oy: float, width: int, height: int) -> Frame:
+        span = v_hi - v_lo
+        t_lo = v_lo - span
+        return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * 3, height, len(self.arrays.lane_ids))
+
+    def _paint_filter(self, p: QPainter, sy: float, ty: float, device: QRectF) -> None:
+        lane = self.highlight_lane
+        if lane is None:
+            return
+        top, bottom = sy * lane + ty, sy * (lane + 1) + ty
+        p.fillRect(QRectF(device.left(), device.top(), device.width(), top - device.top()), self.colors.dim)
+        p.fillRect(QRectF(device.left(), bottom, device.width(), device.bottom() - bottom), self.colors.dim)
+        p.fillRect(QRectF(device.left(), top, device.width(), bottom - top), self.colors.highlight)
+
+    def _overlays(self) -> Overlays:
+        a = self.arrays
+        return [list(w) for w in a.waits], [list(h) for h in a.holds], list(a.marks), self.now
+
+    # -- the worker -------------------------------------------------------------------------------
+    def _draw_later(self, key: tuple[object, ...], frame: Frame, *, exact: bool, cols: Columns | None = None) -> None:
+        if self._latest == (key, frame, exact):
+            return
+        self._latest = (key, frame, exact)
+        visible = -1
+        if cols is None:
+            cols, visible = self._columns(frame.t_lo, frame.t_hi)
+        self._pending = _WORKER.submit(self._work, key, frame, cols, visible, self.colors, self._overlays(), exact)
+
+    def _work(self, key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
+              overlays: Overlays, exact: bool) -> None:
+        if self._latest != (key, frame, exact):  # the view moved on before this was started
+            return
+        self.picture_built.emit(_draw(key, frame, cols, visible, colors, overlays, exact))
+
+    def _on_picture_built(self, picture: _Picture) -> None:
+        current = self._picture
+        if current is None or current.key != picture.key or (current.exact and not picture.exact
+                                                              and current.frame == picture.frame):
+            return
+        self._picture = picture
+        if picture.cols is not None:
+            self._settle.start()
+        self.update()
+
+    def _on_settle_timeout(self) -> None:
+        current = self._picture
+        if current is not None and not current.exact and current.cols is not None:
+            self._latest = None
+            self._draw_later(current.key, current.frame, exact=True, cols=current.cols)
+
+    def _columns(self, t_lo: float, t_hi: float) -> tuple[Columns, int]:
+        a = self.arrays
+        n = a.count
+        end = a.ends(self.now)
+        start = a.start[:n]
+        sel = np.flatnonzero((end >= t_lo) & (start <= t_hi))
+        names = [a.names[i] for i in sel.tolist()] if len(sel) <= COVERAGE_ABOVE else None
+        lanes = a.lane[:n][sel]
+        slots = np.asarray(a.lane_slots, dtype=np.int64)[lanes]
+        cols = Columns(start[sel], end[sel], lanes, a.kind[:n][sel], a.group[:n][sel], a.slot[:n][sel], slots, names)
+        return cols, len(sel)
+
+    def wait_idle(self) -> None:
+        """Start the exact picture now if one is due, and block until the worker is done (tests, benchmark)."""
+        if self._settle.isActive():
+            self._settle.stop()
+            self._on_settle_timeout()
+        if self._pending is not None:
+            self._pending.result()
+            QCoreApplication.processEvents()  # deliver its picture

@@ -1,0 +1,216 @@
+"""`TimelinePanel`: the Timeline dock — a Gantt of the run's spans on one time axis, a lane per node.
+
+Node executions are bars coloured by status, model / tool calls thinner bars inside them; time a node
+waited for a person and the run's holds are hatched, retries marked; open spans grow to "now" while
+the run is live. Wheel zooms and drag pans the time axis (lanes too with "Zoom lanes"); hovering shows
+a span, a click selects it (`span_selected`, and `node_selected` for its node). "Follow" keeps the
+whole run in view as it grows until the person zooms or pans; "Fit" brings it back.
+
+Invariants: it reads the projection only through `SpanArrays` (fed once per flush from the changes,
+never reset by a live batch; while live the picture is redrawn from them every `LIVE_TICK_MS`) and
+the hover text; all drawing is `GanttItem`'s; the node filter
+highlights that node's lane and dims the others without rebuilding anything.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolTip, QVBoxLayout, QWidget
+
+from engine.projection import ProjectionChanges
+from widgets.run_panel import RunPanel
+from widgets.timeline.colors import DARK, LIGHT, TimelineColors
+from widgets.timeline.gantt_item import GanttItem
+from widgets.timeline.hover import describe, span_at
+from widgets.timeline.lane_axis import LaneAxis
+from widgets.timeline.span_arrays import SpanArrays
+
+LIVE_TICK_MS = 100  # while the run is live, the picture follows it (and open spans grow) this often
+
+
+class TimelinePanel(RunPanel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.arrays = SpanArrays()
+        self.follow = True
+        self._lanes_dirty = False
+        self._received = (0.0, time.monotonic())  # (last event ts, when it arrived)
+        self.axis = LaneAxis(self.arrays.lane_labels)
+        self.plot = pg.PlotWidget(axisItems={"left": self.axis})
+        self.plot.setObjectName("timelinePlot")
+        self.view_box: pg.ViewBox = self.plot.getViewBox()
+        self.view_box.invertY(True)
+        self.view_box.setMouseEnabled(x=True, y=False)
+        self.view_box.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setLabel("bottom", "time since the run started", units="s")
+        self.plot.showGrid(x=True, y=False, alpha=0.25)
+        self.item = GanttItem(self.arrays)
+        self.view_box.addItem(self.item)
+        self.view_box.sigRangeChangedManually.connect(self._on_view_range_changed_manually)
+        self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
+        self.plot.scene().sigMouseClicked.connect(self._on_scene_mouse_clicked)
+        self.fit_button = QPushButton("Fit")
+        self.fit_button.setToolTip("Show the whole run (and follow it while it grows)")
+        self.fit_button.clicked.connect(self._on_fit_clicked)
+        self.lanes_check = QCheckBox("Zoom lanes")
+        self.lanes_check.setToolTip("Let the wheel and drag zoom and scroll the lanes too")
+        self.lanes_check.toggled.connect(self._on_lanes_toggled)
+        self.summary = QLabel()
+        self.summary.setObjectName("timelineSummary")
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 0)
+        bar.addWidget(self.fit_button)
+        bar.addWidget(self.lanes_check)
+        bar.addStretch(1)
+        bar.addWidget(self.summary)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.plot, 1)
+        self.live_timer = QTimer(self)
+        self.live_timer.setInterval(LIVE_TICK_MS)
+        self.live_timer.timeout.connect(self._on_live_timer_timeout)
+        self._apply_theme()
+        self.rebuild()
+
+    # -- RunPanel ---------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        self.arrays = SpanArrays()
+        self.item.show_arrays(self.arrays)
+        self.axis.set_labels(self.arrays.lane_labels)
+        p = self.projection
+        if p is not None:
+            self.arrays.sync_lanes(p)
+            self.arrays.add(p, list(p.span_table.spans))
+            self.arrays.scan_events(p)
+        self.follow = True
+        self._received = (p.elapsed_s if p is not None else 0.0, time.monotonic())
+        self._refresh(lanes_changed=True)
+        self._apply_filter()
+
+    def update_from(self, changes: ProjectionChanges) -> None:
+        p = self.projection
+        if p is None:
+            return
+        lanes = len(self.arrays.lane_ids)
+        self.arrays.sync_lanes(p)
+        if changes.spans_added:
+            self.arrays.add(p, changes.spans_added)
+        if changes.spans_changed:
+            self.arrays.refresh(p, changes.spans_changed)
+        self.arrays.scan_events(p)
+        self._received = (p.elapsed_s, time.monotonic())
+        self._lanes_dirty = self._lanes_dirty or len(self.arrays.lane_ids) != lanes
+        if self.live_timer.isActive() and not p.finished:
+            return  # live: the timer redraws what came in, at most every LIVE_TICK_MS
+        self._refresh(lanes_changed=self._lanes_dirty)
+
+    def set_node_filter(self, node_id: str | None) -> None:
+        self.node_filter = node_id
+        self._apply_filter()
+
+    # -- reading ----------------------------------------------------------------------------------
+    def now(self) -> float:
+        """The run's time now: the last event's while stored or finished, growing with the clock while live."""
+        p = self.projection
+        last, at = self._received
+        if p is None or p.finished or p.status == "pending":
+            return last
+        return last + (time.monotonic() - at)
+
+    def span_row_at(self, scene_pos: QPointF) -> int | None:
+        if not self.view_box.sceneBoundingRect().contains(scene_pos):
+            return None
+        point = self.view_box.mapSceneToView(scene_pos)
+        tolerance = 3 * self.view_box.viewPixelSize()[0]
+        return span_at(self.arrays, point.x(), point.y(), self.item.now, tolerance)
+
+    # -- showing ----------------------------------------------------------------------------------
+    def _refresh(self, *, lanes_changed: bool) -> None:
+        self._lanes_dirty = False
+        p = self.projection
+        now = self.now()
+        self.item.data_changed(now)
+        if lanes_changed:
+            self.axis.set_labels(self.arrays.lane_labels)
+            if not self.lanes_check.isChecked():
+                self.view_box.setYRange(0, max(len(self.arrays.lane_ids), 1), padding=0)
+        if self.follow:
+            lo, hi = self.arrays.extent(now)
+            self.view_box.setXRange(lo, hi + (hi - lo) * 0.02, padding=0)
+        live = p is not None and not p.finished and p.status != "pending"
+        if live and not self.live_timer.isActive():
+            self.live_timer.start()
+        elif not live:
+            self.live_timer.stop()
+        n = self.arrays.count
+        self.summary.setText(f"{n:,} spans · {max(len(self.arrays.lane_ids) - 1, 0)} nodes · {now:.2f} s"
+                             if p is not None else "No run")
+
+    def _apply_filter(self) -> None:
+        lane = self.arrays.lane_of.get(self.node_filter) if self.node_filter else None
+        self.item.set_highlight(lane)
+
+    def _apply_theme(self) -> None:
+        colors: TimelineColors = DARK if self.palette().window().color().lightness() < 128 else LIGHT
+        self.plot.setBackground(colors.background)
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(pg.mkPen(colors.text))
+            axis.setTextPen(pg.mkPen(colors.text))
+        self.item.set_colors(colors)
+
+    # -- slots ------------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+        super().changeEvent(event)
+
+    def _on_live_timer_timeout(self) -> None:
+        if self.projection is None or self.projection.finished:
+            self.live_timer.stop()
+        if self.arrays.count or self._lanes_dirty:
+            self._refresh(lanes_changed=self._lanes_dirty)
+
+    def _on_view_range_changed_manually(self, _mask: object) -> None:
+        self.follow = False
+
+    def _on_fit_clicked(self) -> None:
+        self.follow = True
+        self.view_box.setYRange(0, max(len(self.arrays.lane_ids), 1), padding=0)
+        self._refresh(lanes_changed=False)
+
+    def _on_lanes_toggled(self, on: bool) -> None:
+        self.view_box.setMouseEnabled(x=True, y=on)
+        if not on:
+            self.view_box.setYRange(0, max(len(self.arrays.lane_ids), 1), padding=0)
+
+    def _on_scene_mouse_moved(self, scene_pos: QPointF) -> None:
+        row = self.span_row_at(scene_pos)
+        if row is None or self.projection is None:
+            QToolTip.hideText()
+            return
+        QToolTip.showText(QCursor.pos(), describe(self.projection, self.arrays, row, self.item.now), self.plot)
+
+    def _on_scene_mouse_clicked(self, event: object) -> None:
+        button = event.button()  # type: ignore[attr-defined]
+        if button != Qt.MouseButton.LeftButton:
+            return
+        row = self.span_row_at(event.scenePos())  # type: ignore[attr-defined]
+        if row is None:
+            return
+        self.select_row(row)
+
+    def select_row(self, row: int) -> None:
+        span_id = self.arrays.span_ids[row]
+        self.span_selected.emit(span_id)
+        node_id = self.arrays.lane_ids[int(self.arrays.lane[row])]
+        if node_id:
+            self.node_selected.emit(node_id)
+
