@@ -15,9 +15,11 @@ is the run as it was at event N; each change is noted in `changes` for the view 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any
 
 from engine import events as ev
+from engine.gc_pause import gc_paused
 from engine.projection.changes import ProjectionChanges
 from engine.projection.fold import HANDLERS
 from engine.projection.rows import CallRow, HumanQuestion, NodeRow
@@ -25,6 +27,7 @@ from engine.projection.spans import SpanTable
 from engine.projection.usage import UsageSeries
 
 MemoryKey = tuple[str, str, str]  # (memory, scope, key)
+_PAUSE_GC_ABOVE = 2_000  # events in one batch
 
 
 class RunProjection:
@@ -99,11 +102,14 @@ class RunProjection:
         """Apply `events` in order (those after `until_seq` left out); returns how many were applied."""
         applied = 0
         apply = self.apply
-        for event in events:
-            if until_seq is not None and event.seq > until_seq:
-                break
-            apply(event)
-            applied += 1
+        # A stored run folded in one go makes ~5 containers per call: without the collector's passes
+        # over them (they hold no cycles) 100,000 calls fold in ~1 s instead of ~2.5 s (measured here).
+        with gc_paused() if not isinstance(events, list) or len(events) > _PAUSE_GC_ABOVE else nullcontext():
+            for event in events:
+                if until_seq is not None and event.seq > until_seq:
+                    break
+                apply(event)
+                applied += 1
         return applied
 
     def take_changes(self) -> ProjectionChanges:
