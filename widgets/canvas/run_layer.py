@@ -1,0 +1,150 @@
+"""`RunLayer`: one scene item that paints a run over the canvas — state outlines, chips, usage badges,
+the running nodes' marching outline, breakpoints and the edges data just flowed along.
+
+Like the `EdgeLayer` it is a single item (no child item per node: 5,000 nodes would mean 5,000 more
+items and a Python `paint` each); it looks up the nodes under the exposed area through the scene's
+index and draws only those its `RunOverlay` has something for. It never takes part in hit tests
+(empty `shape`) and never changes the node items' own painting or cache.
+
+Invariants: reads its state from the overlay at paint time; draws nothing in overview mode (the
+overview's flat boxes carry the state colour then) nor while the view zooms (the zoom picture is
+repainted at rest); below `LOD_LABELS` it draws outlines and markers only, no text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from widgets.canvas.node_item import NodeItem
+from widgets.canvas.run_style import NodeDecor, state_color
+from widgets.canvas.theme import LOD_LABELS, LOD_SIMPLE
+
+if TYPE_CHECKING:
+    from widgets.canvas.run_overlay import RunOverlay
+    from widgets.canvas.scene import CanvasScene
+
+_EVERYWHERE = QRectF(-1e7, -1e7, 2e7, 2e7)
+_BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
+_CHIP_FONT = QFont("DejaVu Sans", 8, QFont.Weight.Bold)
+_BADGE_FONT = QFont("DejaVu Sans", 8)
+CHIP_H = 17.0
+MARGIN_TOP = CHIP_H + 6
+MARGIN_BOTTOM = CHIP_H + 6
+MARGIN_SIDE = 8.0
+BREAKPOINT_R = 6.0
+
+
+def decor_rect(item: NodeItem) -> QRectF:
+    """The scene area the layer may paint for one node (its box, the chip above, the badge below)."""
+    return item.body_rect().translated(item.pos()).adjusted(-MARGIN_SIDE, -MARGIN_TOP, MARGIN_SIDE, MARGIN_BOTTOM)
+
+
+class RunLayer(QGraphicsItem):
+    Z = 0.5  # over the nodes (their own painting is left alone), under nothing else
+
+    def __init__(self, overlay: RunOverlay) -> None:
+        super().__init__()
+        self.overlay = overlay
+        self.setZValue(self.Z)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        return _EVERYWHERE
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()  # never under the mouse: clicks, hovers and tooltips go to the nodes
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        scene: CanvasScene = self.scene()  # type: ignore[assignment]
+        overlay = self.overlay
+        if scene is None or scene.overview.active or scene.zooming or not overlay.has_content():
+            return
+        lod = painter.worldTransform().m11()
+        if lod < LOD_SIMPLE:
+            return
+        area: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        dark = scene.theme.dark
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, not scene.moving)
+        self._paint_flows(painter, area, dark)
+        labels = lod >= LOD_LABELS
+        for item in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder):
+            if type(item) is not NodeItem:
+                continue
+            decor = overlay.decor.get(item.node_id)
+            if decor is not None:
+                self._paint_node(painter, item, decor, dark, labels, scene)
+            if item.node_id in overlay.breakpoints:
+                self._paint_breakpoint(painter, item, dark)
+
+    def _paint_flows(self, painter: QPainter, area: QRectF, dark: bool) -> None:
+        for edge, strength in self.overlay.flashing_edges():
+            if not area.intersects(edge.bounds):
+                continue
+            color = QColor(state_color("running", dark))
+            color.setAlphaF(0.25 + 0.75 * strength)
+            pen = QPen(color, 4.0)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(edge.curve)
+
+    def _paint_node(self, painter: QPainter, item: NodeItem, decor: NodeDecor, dark: bool, labels: bool,
+                    scene: CanvasScene) -> None:
+        body = item.body_rect().translated(item.pos())
+        color = state_color(decor.state, dark)
+        if decor.dimmed:
+            wash = QColor(scene.theme.background)
+            wash.setAlpha(150)
+            painter.fillRect(body, wash)
+        ring = body.adjusted(-3.5, -3.5, 3.5, 3.5)
+        pen = QPen(color, 3.0 if decor.state in ("running", "waiting", "failed") else 2.0)
+        if decor.state == "running":
+            pen.setStyle(Qt.PenStyle.DashLine)
+            pen.setDashOffset(-self.overlay.phase)
+        elif decor.state == "queued":
+            pen = QPen(color, 1.5, Qt.PenStyle.DotLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(ring, 7, 7)
+        if not labels:
+            return
+        self._paint_chip(painter, body, decor.chip, color, scene)
+        if decor.badge:
+            self._paint_badge(painter, body, decor.badge, scene)
+
+    def _paint_chip(self, painter: QPainter, body: QRectF, text: str, color: QColor, scene: CanvasScene) -> None:
+        metrics = QFontMetricsF(_CHIP_FONT)
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() - 4)
+        width = metrics.horizontalAdvance(text) + 12
+        box = QRectF(body.right() - width, body.top() - CHIP_H - 5, width, CHIP_H)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawRoundedRect(box, 8, 8)
+        painter.setPen(scene.theme.background)
+        painter.setFont(_CHIP_FONT)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _paint_badge(self, painter: QPainter, body: QRectF, text: str, scene: CanvasScene) -> None:
+        theme = scene.theme
+        metrics = QFontMetricsF(_BADGE_FONT)
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() - 4)
+        width = metrics.horizontalAdvance(text) + 12
+        box = QRectF(body.center().x() - width / 2, body.bottom() + 5, width, CHIP_H)
+        painter.setPen(QPen(theme.node_border, 1.0))
+        painter.setBrush(theme.node_body)
+        painter.drawRoundedRect(box, 8, 8)
+        painter.setPen(theme.text)
+        painter.setFont(_BADGE_FONT)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _paint_breakpoint(self, painter: QPainter, item: NodeItem, dark: bool) -> None:
+        body = item.body_rect().translated(item.pos())
+        centre = QPointF(body.left() + 2, body.top() + 2)
+        painter.setPen(QPen(QColor("#ffffff"), 1.5))
+        painter.setBrush(state_color("failed", dark))
+        painter.drawEllipse(centre, BREAKPOINT_R, BREAKPOINT_R)
