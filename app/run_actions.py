@@ -102,6 +102,13 @@ def confirm_stop_runs(window: MainWindow, count: int, on_yes: Callable[[], objec
 
 
 def refresh_run_actions(window: MainWindow) -> None:
+    try:
+        _refresh(window)
+    except RuntimeError:  # the window's widgets are being deleted (its undo stack says so as it goes)
+        return
+
+
+def _refresh(window: MainWindow) -> None:
     runs, a = window.runs, window.actions_by_name
     live = runs.selected if runs.selected is not None and runs.selected.live else None
     a["stop"].setEnabled(live is not None)

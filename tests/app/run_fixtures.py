@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import pytest
 import qasync
-from pytestqt.qtbot import QtBot
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from app.document import Document
 from app.event_loop import create_event_loop

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, gui_loop, run_window, settle  # noqa: F401  (fixture)
+from run_fixtures import drive, run_window, settle
 
 from app.cli.main import main
 from engine.store.store import TraceStore

@@ -5,6 +5,9 @@ shown (`show(projection)`, then `apply(changes)` once per coalesced flush), the 
 edges to flash; one `RunLayer` item paints all of it. Node items only get an extra tooltip line
 (`NodeItem.set_run_note`) and the state colour for the far-zoom overview (`NodeItem.run_color`).
 
+A provider fault met by a node's calls (a retried rate limit, a timeout, a malformed reply) is
+counted per node and shown in its chip and tooltip, whether the call then succeeded or not.
+
 Invariants:
 - only the nodes a flush names are re-read and repainted (`changes.nodes`); nothing is done per event;
 - one `QTimer` drives every animation (the running nodes' marching outline, the edge flashes) and
@@ -24,7 +27,7 @@ from PySide6.QtCore import QObject, QRectF, QTimer
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.canvas.edge_item import EdgeItem
 from widgets.canvas.run_layer import RunLayer, decor_rect
-from widgets.canvas.run_style import NodeDecor, state_color
+from widgets.canvas.run_style import NodeDecor, fault_text, state_color
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import CanvasScene
@@ -43,6 +46,8 @@ class RunOverlay(QObject):
         self.phase = 0.0
         self._flashes: dict[str, float] = {}  # edge id → when its flash ends (monotonic)
         self._running: set[str] = set()
+        self._faults: dict[str, dict[str, int]] = {}  # node id → fault kind → count (its calls' retries, errors)
+        self._fault_seen: dict[str, int] = {}  # call span id → faults of it already counted
         self.layer = RunLayer(self)
         scene.addItem(self.layer)
         self._timer = QTimer(self)
@@ -62,9 +67,12 @@ class RunOverlay(QObject):
         self.decor.clear()
         self._running.clear()
         self._flashes.clear()
+        self._faults.clear()
+        self._fault_seen.clear()
         if projection is not None:
+            self._count_faults(projection, projection.calls)
             for node_id, row in projection.nodes.items():
-                self._set(node_id, NodeDecor.of(row))
+                self._set(node_id, NodeDecor.of(row, self._fault(node_id)))
         for node_id in old - set(self.decor):
             self._forget_item(node_id)
         self._changed(old | set(self.decor))
@@ -80,11 +88,12 @@ class RunOverlay(QObject):
         if changes.reset:
             self.show(projection)
             return
-        for node_id in changes.nodes:
+        nodes = changes.nodes | self._count_faults(projection, [*changes.calls_added, *changes.calls_changed])
+        for node_id in nodes:
             row = projection.nodes.get(node_id)
             if row is not None:
-                self._set(node_id, NodeDecor.of(row))
-        self._changed(changes.nodes)
+                self._set(node_id, NodeDecor.of(row, self._fault(node_id)))
+        self._changed(nodes)
         if changes.flows:
             self.flash(changes.flows)
 
@@ -117,6 +126,29 @@ class RunOverlay(QObject):
         return decor.state if decor else None
 
     # -- internals -------------------------------------------------------------------------------
+    def _count_faults(self, projection: RunProjection, span_ids: Iterable[str]) -> set[str]:
+        """Count the provider faults (retries, a final error) of these calls; the nodes whose count grew."""
+        grown: set[str] = set()
+        for span_id in span_ids:
+            call = projection.calls.get(span_id)
+            if call is None or (not call.retries and not call.error):
+                continue
+            kinds = [str(r.get("error_type") or "error") for r in call.retries]
+            if call.error:
+                kinds.append(call.error_type or "error")
+            seen = self._fault_seen.get(span_id, 0)
+            if len(kinds) > seen:
+                counts = self._faults.setdefault(call.node_id, {})
+                for kind in kinds[seen:]:
+                    counts[kind] = counts.get(kind, 0) + 1
+                self._fault_seen[span_id] = len(kinds)
+                grown.add(call.node_id)
+        return grown
+
+    def _fault(self, node_id: str) -> str:
+        kinds = self._faults.get(node_id)
+        return fault_text(kinds) if kinds else ""
+
     def _set(self, node_id: str, decor: NodeDecor) -> None:
         self.decor[node_id] = decor
         if decor.state == "running":

@@ -62,9 +62,10 @@ class NodeDecor:
     badge: str = ""  # below the node: tokens · cost
     error: str = ""
     dimmed: bool = False  # skipped / cancelled: the node is washed out
+    fault: str = ""  # provider faults its calls met (retried or final), e.g. "rate_limit ×2"
 
     @classmethod
-    def of(cls, row: NodeRow) -> NodeDecor:
+    def of(cls, row: NodeRow, fault: str = "") -> NodeDecor:
         state = row.state if row.state != "-" else "queued"
         label = _LABELS.get(state, state)
         chip = f"{_GLYPHS.get(state, '•')} {label}"
@@ -72,23 +73,27 @@ class NodeDecor:
             chip += f" · round {row.round + 1}"
         if row.attempt > 1:
             chip += f" · attempt {row.attempt}"
+        if fault:
+            chip += f" · ⚠ {fault}"
         badge = ""
         if row.llm_calls or row.tokens:
             cost = "price unknown" if row.unpriced_calls else money(row.cost_usd)
             badge = f"{tokens_text(row.tokens)} · {cost}"
         elif row.tool_calls:
             badge = f"{row.tool_calls} tool call{'s' if row.tool_calls != 1 else ''}"
-        return cls(state, chip, badge, row.error if state == "failed" or row.error else "",
-                   state in ("skipped", "cancelled"))
+        return cls(state, chip, badge, row.error, state in ("skipped", "cancelled"), fault)
 
     def tooltip(self) -> str:
         lines = [f"Run: {self.chip}"]
         if self.badge:
             lines.append(self.badge)
+        if self.fault:
+            lines.append(f"Provider faults: {self.fault}")
         if self.error:
             lines.append(f"Error: {self.error}")
         return "\n".join(lines)
 
 
-def glyph(state: str) -> str:
-    return _GLYPHS.get(state, "•")
+def fault_text(kinds: dict[str, int]) -> str:
+    """"rate_limit ×2, timeout" from the count of each fault kind a node's calls met."""
+    return ", ".join(f"{kind} ×{n}" if n > 1 else kind for kind, n in kinds.items())
