@@ -36,6 +36,7 @@ MARGIN_TOP = CHIP_H + 6
 MARGIN_BOTTOM = CHIP_H + 6
 MARGIN_SIDE = 8.0
 BREAKPOINT_R = 6.0
+DIRECT_LOOKUP = 300  # up to this many nodes with something to show, no index query per paint
 
 
 def decor_rect(item: NodeItem) -> QRectF:
@@ -68,18 +69,29 @@ class RunLayer(QGraphicsItem):
         if lod < LOD_SIMPLE:
             return
         area: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        if painter.hasClipping():
+            area = area.intersected(painter.clipBoundingRect())
+        area = area.intersected(scene.sceneRect())  # the index misses items for a rect as large as ours
         dark = scene.theme.dark
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, not scene.moving)
         self._paint_flows(painter, area, dark)
         labels = lod >= LOD_LABELS
-        for item in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder):
-            if type(item) is not NodeItem:
-                continue
+        for item in self._items_in(scene, area):
             decor = overlay.decor.get(item.node_id)
             if decor is not None:
                 self._paint_node(painter, item, decor, dark, labels, scene)
             if item.node_id in overlay.breakpoints:
                 self._paint_breakpoint(painter, item, dark)
+
+    def _items_in(self, scene: CanvasScene, area: QRectF) -> list[NodeItem]:
+        """The node items under `area` that have something to show: looked up directly for a small run,
+        through the scene's index for a large one (the index answers nothing inside `QGraphicsScene.render`)."""
+        overlay = self.overlay
+        if len(overlay.decor) + len(overlay.breakpoints) <= DIRECT_LOOKUP:
+            items = scene.node_items
+            found = [items.get(n) for n in {*overlay.decor, *overlay.breakpoints}]
+            return [i for i in found if i is not None and area.intersects(i.sceneBoundingRect())]
+        return [i for i in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder) if type(i) is NodeItem]
 
     def _paint_flows(self, painter: QPainter, area: QRectF, dark: bool) -> None:
         for edge, strength in self.overlay.flashing_edges():
