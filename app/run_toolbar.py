@@ -17,12 +17,14 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QSizePolicy, QToolBar
 
+from widgets.canvas.run_style import state_color
+
 if TYPE_CHECKING:
     from app.controllers.run_controller import RunController
 
-_STATE_COLORS = {"running": "#0969da", "paused": "#bf8700", "waiting": "#bf8700", "succeeded": "#1a7f37",
-                 "failed": "#cf222e", "budget_exceeded": "#cf222e", "cancelled": "#6e7781",
-                 "interrupted": "#6e7781"}
+# a run's status → the node state whose colour it takes (the canvas and the toolbar agree)
+_STATE_OF = {"running": "running", "paused": "waiting", "waiting": "waiting", "succeeded": "done",
+             "failed": "failed", "budget_exceeded": "failed", "cancelled": "cancelled", "interrupted": "cancelled"}
 
 
 class RunToolbar(QToolBar):
@@ -47,7 +49,7 @@ class RunToolbar(QToolBar):
         self.addWidget(self.state)
         self.edited = QLabel("⚠ canvas edited since this run started — it runs the plan it started with", self)
         self.edited.setObjectName("run_edited_note")
-        self.edited.setStyleSheet("color: #bf8700;")
+        self.edited.setStyleSheet("color: #d4a017; font-weight: bold;")
         self.edited_action = self.addWidget(self.edited)
         self.edited_action.setVisible(False)
         spacer = QLabel(self)
@@ -80,10 +82,10 @@ class RunToolbar(QToolBar):
             self.state.setText("")
             self.edited_action.setVisible(False)
             return
-        status = selected.status()
-        color = _STATE_COLORS.get(status, "")
+        state = _STATE_OF.get(selected.status())
+        dark = self.palette().window().color().lightness() < 128
         self.state.setText(selected.summary())
-        self.state.setStyleSheet(f"color: {color}; font-weight: bold;" if color else "")
+        self.state.setStyleSheet(f"color: {state_color(state, dark).name()}; font-weight: bold;" if state else "")
         self.edited_action.setVisible(controller.canvas_edited())
 
     def show_read_only(self, read_only: bool, text: str) -> None:

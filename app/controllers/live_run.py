@@ -70,8 +70,10 @@ class LiveRun:
         return self.projection.hold is not None and self.live
 
     def elapsed_s(self) -> float:
+        if not self.live and self.projection.duration_s:
+            return self.projection.duration_s  # the run's own clock, once it says how long it took
         if self.read_only:
-            return self.projection.duration_s or self.projection.elapsed_s
+            return self.projection.elapsed_s
         end = self.ended_at if self.ended_at is not None else time.monotonic()
         return max(0.0, end - self.started_at)
 

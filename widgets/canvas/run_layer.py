@@ -3,12 +3,13 @@ the running nodes' marching outline, breakpoints and the edges data just flowed 
 
 Like the `EdgeLayer` it is a single item (no child item per node: 5,000 nodes would mean 5,000 more
 items and a Python `paint` each); it looks up the nodes under the exposed area through the scene's
-index and draws only those its `RunOverlay` has something for. It never takes part in hit tests
+index and draws only those its `RunOverlay` has something for. Zoomed out, the chips and badges
+grow in scene units (up to `MAX_TEXT_SCALE`) so they stay readable on screen. It never takes part in hit tests
 (empty `shape`) and never changes the node items' own painting or cache.
 
 Invariants: reads its state from the overlay at paint time; draws nothing in overview mode (the
 overview's flat boxes carry the state colour then) nor while the view zooms (the zoom picture is
-repainted at rest); below `LOD_LABELS` it draws outlines and markers only, no text.
+repainted at rest); where even scaled text would be too small it draws outlines and markers only.
 """
 
 from __future__ import annotations
@@ -29,11 +30,10 @@ if TYPE_CHECKING:
 
 _EVERYWHERE = QRectF(-1e7, -1e7, 2e7, 2e7)
 _BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
-_CHIP_FONT = QFont("DejaVu Sans", 8, QFont.Weight.Bold)
-_BADGE_FONT = QFont("DejaVu Sans", 8)
 CHIP_H = 17.0
-MARGIN_TOP = CHIP_H + 6
-MARGIN_BOTTOM = CHIP_H + 6
+MAX_TEXT_SCALE = 2.2  # zoomed out, chips and badges keep a readable size on screen (up to this factor)
+MARGIN_TOP = (CHIP_H + 6) * MAX_TEXT_SCALE
+MARGIN_BOTTOM = (CHIP_H + 6) * MAX_TEXT_SCALE
 MARGIN_SIDE = 8.0
 BREAKPOINT_R = 6.0
 DIRECT_LOOKUP = 300  # up to this many nodes with something to show, no index query per paint
@@ -75,11 +75,12 @@ class RunLayer(QGraphicsItem):
         dark = scene.theme.dark
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, not scene.moving)
         self._paint_flows(painter, area, dark)
-        labels = lod >= LOD_LABELS
+        scale = min(MAX_TEXT_SCALE, round(1.0 / lod, 1)) if lod < 1.0 else 1.0
+        labels = lod * MAX_TEXT_SCALE >= LOD_LABELS
         for item in self._items_in(scene, area):
             decor = overlay.decor.get(item.node_id)
             if decor is not None:
-                self._paint_node(painter, item, decor, dark, labels, scene)
+                self._paint_node(painter, item, decor, dark, scale if labels else 0.0, scene)
             if item.node_id in overlay.breakpoints:
                 self._paint_breakpoint(painter, item, dark)
 
@@ -105,8 +106,9 @@ class RunLayer(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPath(edge.curve)
 
-    def _paint_node(self, painter: QPainter, item: NodeItem, decor: NodeDecor, dark: bool, labels: bool,
+    def _paint_node(self, painter: QPainter, item: NodeItem, decor: NodeDecor, dark: bool, scale: float,
                     scene: CanvasScene) -> None:
+        """The node's state ring; with `scale` (0: no text) its chip above and usage badge below."""
         body = item.body_rect().translated(item.pos())
         color = state_color(decor.state, dark)
         if decor.dimmed:
@@ -123,35 +125,36 @@ class RunLayer(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(ring, 7, 7)
-        if not labels:
+        if not scale:
             return
-        self._paint_chip(painter, body, decor.chip, color, scene)
+        self._paint_chip(painter, body, decor.chip, color, scene, scale)
         if decor.badge:
-            self._paint_badge(painter, body, decor.badge, scene)
+            self._paint_badge(painter, body, decor.badge, scene, scale)
 
-    def _paint_chip(self, painter: QPainter, body: QRectF, text: str, color: QColor, scene: CanvasScene) -> None:
-        metrics = QFontMetricsF(_CHIP_FONT)
+    def _paint_chip(self, painter: QPainter, body: QRectF, text: str, color: QColor, scene: CanvasScene,
+                    scale: float) -> None:
+        font, metrics = _font(True, scale)
         text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() - 4)
-        width = metrics.horizontalAdvance(text) + 12
-        box = QRectF(body.right() - width, body.top() - CHIP_H - 5, width, CHIP_H)
+        width, height = metrics.horizontalAdvance(text) + 12 * scale, CHIP_H * scale
+        box = QRectF(body.right() - width, body.top() - height - 5, width, height)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
-        painter.drawRoundedRect(box, 8, 8)
+        painter.drawRoundedRect(box, height / 2, height / 2)
         painter.setPen(scene.theme.background)
-        painter.setFont(_CHIP_FONT)
+        painter.setFont(font)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
-    def _paint_badge(self, painter: QPainter, body: QRectF, text: str, scene: CanvasScene) -> None:
+    def _paint_badge(self, painter: QPainter, body: QRectF, text: str, scene: CanvasScene, scale: float) -> None:
         theme = scene.theme
-        metrics = QFontMetricsF(_BADGE_FONT)
-        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() - 4)
-        width = metrics.horizontalAdvance(text) + 12
-        box = QRectF(body.center().x() - width / 2, body.bottom() + 5, width, CHIP_H)
+        font, metrics = _font(False, scale)
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() * 1.4)
+        width, height = metrics.horizontalAdvance(text) + 12 * scale, CHIP_H * scale
+        box = QRectF(body.center().x() - width / 2, body.bottom() + 5, width, height)
         painter.setPen(QPen(theme.node_border, 1.0))
         painter.setBrush(theme.node_body)
-        painter.drawRoundedRect(box, 8, 8)
+        painter.drawRoundedRect(box, height / 2, height / 2)
         painter.setPen(theme.text)
-        painter.setFont(_BADGE_FONT)
+        painter.setFont(font)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_breakpoint(self, painter: QPainter, item: NodeItem, dark: bool) -> None:
@@ -160,3 +163,18 @@ class RunLayer(QGraphicsItem):
         painter.setPen(QPen(QColor("#ffffff"), 1.5))
         painter.setBrush(state_color("failed", dark))
         painter.drawEllipse(centre, BREAKPOINT_R, BREAKPOINT_R)
+
+
+_FONTS: dict[tuple[bool, float], tuple[QFont, QFontMetricsF]] = {}
+
+
+def _font(bold: bool, scale: float) -> tuple[QFont, QFontMetricsF]:
+    """The chip (bold) or badge font at `scale` (8 pt at zoom 1), with its metrics, made once."""
+    key = (bold, scale)
+    found = _FONTS.get(key)
+    if found is None:
+        font = QFont("DejaVu Sans")
+        font.setPointSizeF(8 * scale)
+        font.setBold(bold)
+        found = _FONTS[key] = (font, QFontMetricsF(font))
+    return found

@@ -70,7 +70,7 @@ class NodeDecor:
         label = _LABELS.get(state, state)
         chip = f"{_GLYPHS.get(state, '•')} {label}"
         if row.round:
-            chip += f" · round {row.round + 1}"
+            chip += f" · round {row.round}"  # as the CLI and the verdicts say it (0: the first)
         if row.attempt > 1:
             chip += f" · attempt {row.attempt}"
         if fault:
