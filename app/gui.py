@@ -71,8 +71,11 @@ def launch(path: str | None, *, db: str | None = None) -> int:
     app = application()
     loop = create_event_loop(app)
     window = open_window(path, db=db)
-    QTimer.singleShot(0, lambda: preload_for(window.document.workflow))  # after the window is painted
-    window.document.workflow_replaced.connect(preload_for)
+    def preload(workflow: Workflow) -> None:
+        window.runs.preloading = preload_for(workflow)
+
+    QTimer.singleShot(0, lambda: (window.runs.warm_up(), preload(window.document.workflow)))  # once painted
+    window.document.workflow_replaced.connect(preload)
     if os.environ.get(QUIT_AFTER_SHOW) == "1":
         def report_and_quit() -> None:
             shown = {"window_shown_s": round(time.time() - _started_at(), 4),

@@ -1,5 +1,6 @@
 """What is slow to load, loaded in a worker thread after the window shows — never on the GUI loop.
 
+- the engine modules a first run imports (runtime, roles, simulated provider, store writer);
 - the tokenizer tables (tiktoken rank tables, ~0.3 s from the cache, ~2.9 s the first time) of the
   models the open workflow names: every run counts tokens with them, the simulated provider too;
 - litellm (1.6–2.8 s to import), only when the workflow names a model that goes through it (anything
@@ -31,6 +32,9 @@ def warm(models: Iterable[str]) -> dict[str, float]:
     from engine.llm.tokens import count_text, encoding_name
 
     spent: dict[str, float] = {}
+    start = time.perf_counter()
+    _import_run_modules()
+    spent["engine"] = time.perf_counter() - start
     names = sorted({encoding_name(m) for m in models} or {"cl100k_base"})
     for name in names:
         start = time.perf_counter()
@@ -43,6 +47,26 @@ def warm(models: Iterable[str]) -> dict[str, float]:
         load_litellm()
         spent["litellm"] = time.perf_counter() - start
     return spent
+
+
+def _import_run_modules() -> None:
+    """What a first run loads on first use (the runtime, the roles, the simulated provider, the store
+    writer, jsonschema for plans and verdicts ~130 ms, litellm's bundled price table ~30 ms)."""
+    import importlib
+
+    for name in ("engine.runtime.run", "engine.runtime.scheduler", "engine.runtime.llmcall", "engine.roles",
+                 "engine.llm.offline_first", "engine.llm.sim.direct", "engine.store.writer",
+                 "engine.graph.validate", "engine.runtime.plan", "jsonschema"):
+        try:
+            importlib.import_module(name)
+        except ImportError:  # a module renamed since: the run imports what it needs itself
+            continue
+    from engine.llm.prices import bundled_price
+    from engine.roles.reply_schemas import PLAN_SCHEMA, VERDICT_SCHEMA, schema_problems
+
+    bundled_price("gpt-4o-mini")
+    schema_problems({}, PLAN_SCHEMA)  # builds the two validators once
+    schema_problems({}, VERDICT_SCHEMA)
 
 
 def preload_for(workflow: Workflow) -> asyncio.Future[dict[str, float]] | None:

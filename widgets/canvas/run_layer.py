@@ -68,7 +68,7 @@ class RunLayer(QGraphicsItem):
         lod = painter.worldTransform().m11()
         if lod < LOD_SIMPLE:
             return
-        area: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        area: QRectF = option.exposedRect
         if painter.hasClipping():
             area = area.intersected(painter.clipBoundingRect())
         area = area.intersected(scene.sceneRect())  # the index misses items for a rect as large as ours
