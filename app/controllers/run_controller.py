@@ -5,13 +5,15 @@ the store from `open_trace_store(db_path)`, a frozen plan, the offline-first gat
 gate waits for `submit_human_decision`), folds each run's event batches into its `RunProjection`
 (`launch.follow`) and shows the selected run on the canvas (`scene.run`, the run overlay) and in every
 mounted `RunPanel`. Several runs may be live at once; `select_run` picks the one the views follow.
+Commands to the selected run are in `run_control.RunControlMixin`; the store, stored runs and the
+shutdown in `stored_runs.StoredRunsMixin`.
 
 Invariants:
 - views are told coalesced: one `QTimer` flush at most every `FLUSH_MS` takes each projection's changes
   once (`take_changes`) and hands the selected run's to the overlay and to every panel — never a Qt
   signal per event; runs that are not shown have their changes dropped (a panel is reset on selection);
 - while runs are live, the objects their projections accumulate are set aside from the cycle
-  collector (`gc.freeze`, twice a second) so no full collection walks them on the GUI loop;
+  collector (`gc.freeze`, O(1), every 0.1 s) so no full collection walks them on the GUI loop;
 - every blocking step (opening the store, compiling, the key check, decoding a stored run) runs in the
   loop's executor (`app.controllers.run_start`); no dialog is `exec()`-ed inside a coroutine;
 - a run that cannot start (store, validation, keys, a bad override) is not started and the window says
@@ -31,20 +33,21 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.controllers import run_start
 from app.controllers.live_run import LiveRun, RunSource
+from app.controllers.run_control import RunControlMixin
 from app.controllers.run_views import RunViews
+from app.controllers.stored_runs import StoredRunsMixin
 from engine.graph.convert import workflow_to_dict
 from engine.projection import RunProjection
 from engine.runtime.launch import follow, start_run
 from engine.runtime.plan import CompileError
-from engine.store.records import StoreOpenError
 from engine.store.store import TraceStore
 
 FLUSH_MS = 30
-SET_ASIDE_S = 0.5
+SET_ASIDE_S = 0.1
 TICK_MS = 500  # the elapsed time of live runs, shown even when no event arrives (a paused run)
 
 
-class RunController(QObject):
+class RunController(RunControlMixin, StoredRunsMixin, QObject):
     runs_changed = Signal()  # a run was added or removed, or a run's status changed (the picker)
     run_selected = Signal(str)  # the run the views follow ("" none)
     summary_changed = Signal()  # the selected run's status, elapsed time, tokens or cost changed
@@ -64,6 +67,7 @@ class RunController(QObject):
         self.gateway_factory: Callable[[], Any] = _default_gateway
         self.missing_keys_handler: Callable[[list[str]], None] = self._report_missing_keys
         self._store: TraceStore | None = None
+        self._opening: asyncio.Future[TraceStore] | None = None
         self.preloading: asyncio.Future[Any] | None = None  # `app.preload` work a run should wait for
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
@@ -231,116 +235,6 @@ class RunController(QObject):
             return False
         return (self.document.workflow is not live.document_workflow
                 or self.document.undo_stack.index() != live.document_index)
-
-    # -- controlling the selected run ------------------------------------------------------------
-    def stop(self) -> None:
-        live = self.selected
-        if live is not None and live.live and live.source is not None:
-            live.source.cancel()
-            self.status_message.emit(f"Stopping run {live.run_id[:8]}…")
-
-    def toggle_pause(self) -> None:
-        live = self.selected
-        if live is None or not live.live or live.source is None:
-            return
-        if live.held:
-            live.source.resume()
-        else:
-            live.source.pause()
-        self.summary_changed.emit()
-
-    def step(self) -> None:
-        live = self.selected
-        if live is not None and live.live and live.source is not None:
-            live.source.step()
-            self.summary_changed.emit()
-
-    def toggle_breakpoints(self, node_ids: list[str]) -> None:
-        """Set a breakpoint on each of `node_ids`, or clear them when all have one; live runs follow."""
-        if not node_ids:
-            self.status_message.emit("Select a node to toggle its breakpoint (F9)")
-            return
-        on = not all(node_id in self.breakpoints for node_id in node_ids)
-        (self.breakpoints.update if on else self.breakpoints.difference_update)(node_ids)
-        for live in self.live_runs():
-            for node_id in node_ids:
-                live.source.set_breakpoint(node_id, on)  # type: ignore[union-attr]
-        self.scene.run.set_breakpoints(self.breakpoints)
-        self.status_message.emit(f"Breakpoint {'set' if on else 'cleared'} on {', '.join(node_ids)}")
-
-    def submit_human_decision(self, node_id: str, decision: str, edited: object = None, reason: str = "") -> bool:
-        """Answer the human gate waiting at `node_id` in the selected live run (the Human gate panel's intent)."""
-        live = self.selected
-        if live is None or not live.live or live.source is None:
-            self.status_message.emit("No live run is selected to answer")
-            return False
-        try:
-            live.source.submit_human_decision(node_id, decision, edited, reason)
-        except ValueError as exc:
-            self.status_message.emit(str(exc))
-            return False
-        self.status_message.emit(f"{decision.capitalize()} sent to {node_id}")
-        return True
-
-    # -- stored runs -----------------------------------------------------------------------------
-    def open_stored_run(self, run_id: str) -> asyncio.Task[str | None]:
-        """Show a stored run read-only (decoded off the GUI thread) against the workflow version it ran with."""
-        return asyncio.ensure_future(self._open_stored(run_id))
-
-    async def _open_stored(self, run_id: str) -> str | None:
-        for live in self.runs.values():
-            if live.run_id == run_id or (len(run_id) >= 6 and live.run_id.startswith(run_id)):
-                self.select_run(live.run_id)
-                return live.run_id
-        store = await self.store()
-        if store is None:
-            return None
-        self.status_message.emit(f"Opening run {run_id[:8]}…")
-        try:
-            stored = await asyncio.get_running_loop().run_in_executor(None, run_start.load_stored_run, store, run_id)
-        except Exception as exc:  # not found, ambiguous prefix, unreadable: said, never a traceback
-            self.error_reported.emit("The run cannot be opened", str(exc))
-            return None
-        p = stored.projection
-        live = LiveRun(stored.run_id, p.workflow_name, p, workflow=stored.workflow, last_status=p.status)
-        self.runs[live.run_id] = live
-        self.select_run(live.run_id)
-        self.runs_changed.emit()
-        return live.run_id
-
-    def back_to_editing(self) -> None:
-        """Leave a stored run's read-only canvas: the document again, with the newest live run if any."""
-        live = self.live_runs()
-        self.select_run(live[-1].run_id if live else None)
-
-    # -- store and shutdown ----------------------------------------------------------------------
-    def warm_up(self) -> asyncio.Task[TraceStore | None]:
-        """Open the store in the background now (the window has just shown), so Run does not wait for
-        it; a store that cannot be opened is said at once."""
-        return asyncio.ensure_future(self.store())
-
-    async def store(self) -> TraceStore | None:
-        """The trace store (opened once, off the GUI thread); None after saying why it cannot be opened."""
-        if self._store is None:
-            try:
-                self._store = await asyncio.get_running_loop().run_in_executor(None, run_start.open_store, self.db_path)
-            except StoreOpenError as exc:
-                self.error_reported.emit("The trace store cannot be opened",
-                                         f"{exc}\n\nRuns cannot be started or recorded until it can.")
-                return None
-        return self._store
-
-    async def shutdown(self) -> None:
-        """Cancel every live run and wait until each is recorded (cancelled); then close the store."""
-        live = self.live_runs()
-        for run in live:
-            run.source.cancel()  # type: ignore[union-attr]
-        tasks = [run.task for run in live if run.task is not None]
-        if tasks:
-            await asyncio.wait(tasks, timeout=15)
-        if self._store is not None:
-            self._store.close()
-            self._store = None
 
     def _report_missing_keys(self, lines: list[str]) -> None:
         self.error_reported.emit("API keys missing — the run was not started",
