@@ -104,6 +104,8 @@ class LiveRun:
 
 
 def clock(seconds: float) -> str:
+    if seconds < 10:
+        return f"{seconds:.1f} s"
     seconds = int(seconds)
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"

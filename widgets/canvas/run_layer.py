@@ -134,7 +134,7 @@ class RunLayer(QGraphicsItem):
     def _paint_chip(self, painter: QPainter, body: QRectF, text: str, color: QColor, scene: CanvasScene,
                     scale: float) -> None:
         font, metrics = _font(True, scale)
-        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() - 4)
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, body.width() * (1.0 if scale == 1.0 else 1.35))
         width, height = metrics.horizontalAdvance(text) + 12 * scale, CHIP_H * scale
         box = QRectF(body.right() - width, body.top() - height - 5, width, height)
         painter.setPen(Qt.PenStyle.NoPen)
