@@ -44,6 +44,7 @@ def wire_run_actions(window: MainWindow) -> None:
     runs.human_requested.connect(lambda _run, _node, _prompt: _raise_dock(window, "human"))
     runs.views.canvas_mode_changed.connect(lambda read_only, text: set_read_only(window, read_only, text))
     window.document.undo_stack.indexChanged.connect(lambda _i: refresh_run_actions(window))
+    window.document.workflow_replaced.connect(lambda _wf: _on_document_replaced(window))
     refresh_run_actions(window)
 
 
@@ -133,6 +134,14 @@ def set_read_only(window: MainWindow, read_only: bool, text: str) -> None:
         window.scene.marks.show([])
     if read_only:
         window.show_status(text)
+
+
+def _on_document_replaced(window: MainWindow) -> None:
+    """Another file was opened (Recent, an example) while a past run was shown: the canvas is the
+    document's again, so the window leaves the read-only view."""
+    if window.runs.views.read_only:
+        window.runs.back_to_editing()
+    refresh_run_actions(window)
 
 
 def _raise_dock(window: MainWindow, name: str) -> None:

@@ -242,3 +242,23 @@ def test_closing_with_a_live_run_asks_then_records_it_cancelled(
     with TraceStore(tmp_path / "trace.db") as store:
         stored = store.get_run(run_id)
         assert stored is not None and stored.status == "cancelled"
+
+
+def test_opening_another_file_leaves_a_past_runs_read_only_view(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+
+    async def scenario() -> None:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        window.runs.close_run(run_id)
+        assert await window.runs.open_stored_run(run_id) == run_id
+
+    drive(gui_loop, scenario())
+    assert window.runs.views.read_only
+    from run_fixtures import example
+
+    assert window.files.open_path(str(example("research")))  # e.g. from File ▸ Open Recent
+    assert not window.runs.views.read_only and not window.view.signalsBlocked()
+    assert window.scene.workflow is window.document.workflow and "answer" in window.scene.node_items
