@@ -52,6 +52,7 @@ class LiveRun:
     questions_seen: int = 0  # human questions already announced
     recording_errors: list[str] = field(default_factory=list)
     last_status: str = "pending"
+    stored_status: str = ""  # a stored run's status as the store says it (e.g. "interrupted": no RunFinished)
 
     @property
     def read_only(self) -> bool:
@@ -84,7 +85,9 @@ class LiveRun:
             if p.open_questions():
                 return "waiting"
             return "paused" if self.held else "running"
-        return p.status if p.status not in ("pending", "running") else ("cancelled" if self.source else p.status)
+        if p.status not in ("pending", "running"):
+            return p.status
+        return self.stored_status or "interrupted"  # the stream ended without saying how the run ended
 
     def cost_text(self) -> str:
         p = self.projection

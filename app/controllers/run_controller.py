@@ -145,6 +145,8 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
             live.recording_errors.append(f"{type(exc).__name__}: {exc}")
         finally:
             live.ended_at = time.monotonic()
+            if live is self.selected:
+                self.scene.run.animated = False
             self._arm_flush()
         status = live.status()
         if live.recording_errors:

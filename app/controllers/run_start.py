@@ -44,6 +44,7 @@ class StoredRun:
     run_id: str
     projection: RunProjection
     workflow: Workflow | None  # the version it ran with (None: the store does not hold it)
+    status: str = ""  # the store's status of the run (what a run without its RunFinished ended as)
 
 
 class StoredRunError(Exception):
@@ -67,4 +68,4 @@ def load_stored_run(store: TraceStore, run_id: str) -> StoredRun:
                 workflow = workflow_from_dict(doc, source=f"run {full_id[:8]}")
             except Exception:  # an old or damaged version: the run still shows, without its canvas
                 workflow = None
-    return StoredRun(full_id, projection, workflow)
+    return StoredRun(full_id, projection, workflow, summary.status)

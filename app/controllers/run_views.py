@@ -62,6 +62,7 @@ class RunViews(QObject):
     def show(self, live: LiveRun | None) -> None:
         self._show_canvas(live)
         projection = live.projection if live else None
+        self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
         self.scene.run.show(projection)
         for panel in self.panels.values():
             panel.set_projection(projection)

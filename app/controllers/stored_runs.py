@@ -49,7 +49,8 @@ class StoredRunsMixin:
             self.error_reported.emit("The run cannot be opened", str(exc))
             return None
         p = stored.projection
-        live = LiveRun(stored.run_id, p.workflow_name, p, workflow=stored.workflow, last_status=p.status)
+        live = LiveRun(stored.run_id, p.workflow_name, p, workflow=stored.workflow, last_status=p.status,
+                       stored_status=stored.status)
         self.runs[live.run_id] = live
         self.select_run(live.run_id)
         self.runs_changed.emit()

@@ -44,6 +44,7 @@ class RunOverlay(QObject):
         self.decor: dict[str, NodeDecor] = {}
         self.breakpoints: set[str] = set()
         self.phase = 0.0
+        self.animated = True  # False for a run that is over: its nodes' outlines stand still
         self._flashes: dict[str, float] = {}  # edge id → when its flash ends (monotonic)
         self._running: set[str] = set()
         self._faults: dict[str, dict[str, int]] = {}  # node id → fault kind → count (its calls' retries, errors)
@@ -178,14 +179,14 @@ class RunOverlay(QObject):
         self._animate()
 
     def _animate(self) -> None:
-        if (self._running or self._flashes) and not self._timer.isActive():
+        if ((self._running and self.animated) or self._flashes) and not self._timer.isActive():
             self._timer.start()
 
     def _on_timer_tick(self) -> None:
         self.phase = (self.phase + 2.0) % 48.0
         items = self.scene.node_items
         area = QRectF()
-        for node_id in self._running:
+        for node_id in self._running if self.animated else ():
             item = items.get(node_id)
             if item is not None:
                 area = area.united(decor_rect(item))
@@ -198,7 +199,7 @@ class RunOverlay(QObject):
                 del self._flashes[edge_id]
         if not area.isEmpty() and not self.scene.overview.active:
             self.layer.update(area)
-        if not self._running and not self._flashes:
+        if not (self._running and self.animated) and not self._flashes:
             self._timer.stop()
 
     def _on_scene_workflow_replaced(self) -> None:
