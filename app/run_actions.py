@@ -41,7 +41,7 @@ def wire_run_actions(window: MainWindow) -> None:
     runs.run_selected.connect(lambda _id: refresh_run_actions(window))
     runs.status_message.connect(window.show_status)
     runs.error_reported.connect(lambda title, text: show_message(window, title, text))
-    runs.human_requested.connect(lambda _run, _node, _prompt: _raise_dock(window, "human"))
+    runs.human_requested.connect(lambda run_id, node_id, prompt: ask_person(window, run_id, node_id, prompt))
     runs.views.canvas_mode_changed.connect(lambda read_only, text: set_read_only(window, read_only, text))
     window.document.undo_stack.indexChanged.connect(lambda _i: refresh_run_actions(window))
     window.document.workflow_replaced.connect(lambda _wf: _on_document_replaced(window))
@@ -134,6 +134,43 @@ def set_read_only(window: MainWindow, read_only: bool, text: str) -> None:
         window.scene.marks.show([])
     if read_only:
         window.show_status(text)
+
+
+def ask_person(window: MainWindow, run_id: str, node_id: str, prompt: str) -> None:
+    """A human gate waits: the Human gate panel answers it when one is mounted (its dock comes to the
+    front); without one, a non-modal question with Approve / Reject answers that run."""
+    if "human" in window.runs.views.panels:
+        _raise_dock(window, "human")
+        return
+    live = window.runs.runs.get(run_id)
+    title = live.projection.nodes[node_id].title if live and node_id in live.projection.nodes else node_id
+    box = QMessageBox(QMessageBox.Icon.Question, f"{title} asks", prompt, QMessageBox.StandardButton.NoButton, window)
+    box.setObjectName("human_gate_question")
+    approve = box.addButton("Approve", QMessageBox.ButtonRole.AcceptRole)
+    reject = box.addButton("Reject", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(approve)
+
+    def answer(button: object) -> None:
+        decision = "approve" if button is approve else "reject" if button is reject else None
+        if decision is not None:
+            window.runs.submit_human_decision(node_id, decision, None, "answered in the window", run_id=run_id)
+
+    def answered_elsewhere() -> None:  # a panel, a script or the run's end answered it: the question goes
+        if live is None or live.ended_at is not None or not any(
+                q.open and q.node_id == node_id for q in live.projection.questions):
+            box.done(0)
+
+    def gone(_result: int) -> None:
+        window.runs.summary_changed.disconnect(answered_elsewhere)
+        if box in window.human_questions:
+            window.human_questions.remove(box)
+        box.deleteLater()
+
+    box.buttonClicked.connect(answer)
+    box.finished.connect(gone)
+    window.runs.summary_changed.connect(answered_elsewhere)
+    window.human_questions.append(box)
+    box.open()
 
 
 def _on_document_replaced(window: MainWindow) -> None:

@@ -15,6 +15,7 @@ from app.controllers.live_run import LiveRun
 
 class RunControlMixin:
     selected: LiveRun | None
+    runs: dict[str, LiveRun]
     breakpoints: set[str]
     scene: Any
     status_message: Any  # the controller's signals
@@ -58,9 +59,11 @@ class RunControlMixin:
         self.scene.run.set_breakpoints(self.breakpoints)
         self.status_message.emit(f"Breakpoint {'set' if on else 'cleared'} on {', '.join(node_ids)}")
 
-    def submit_human_decision(self, node_id: str, decision: str, edited: object = None, reason: str = "") -> bool:
-        """Answer the human gate waiting at `node_id` in the selected live run (the Human gate panel's intent)."""
-        live = self.selected
+    def submit_human_decision(self, node_id: str, decision: str, edited: object = None, reason: str = "",
+                              run_id: str | None = None) -> bool:
+        """Answer the human gate waiting at `node_id` in the selected live run (the Human gate panel's intent),
+        or in run `run_id` when given (a notification answered after another run was selected)."""
+        live = self.runs.get(run_id) if run_id else self.selected
         if live is None or not live.live or live.source is None:
             self.status_message.emit("No live run is selected to answer")
             return False

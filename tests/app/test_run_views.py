@@ -120,6 +120,7 @@ def test_a_human_gate_is_announced_and_answered_through_the_controller(
         return run_id
 
     approved = drive(gui_loop, scenario("approve"))
+    assert window.human_questions == []  # the window's own question went away once the gate was answered
     p = window.runs.runs[approved].projection
     assert p.status == "succeeded" and p.questions[0].decision == "approve" and p.questions[0].reason == "checked"
     assert not window.runs.submit_human_decision("gate", "approve", None, "")  # nothing waits now
@@ -262,3 +263,24 @@ def test_opening_another_file_leaves_a_past_runs_read_only_view(
     assert window.files.open_path(str(example("research")))  # e.g. from File ▸ Open Recent
     assert not window.runs.views.read_only and not window.view.signalsBlocked()
     assert window.scene.workflow is window.document.workflow and "answer" in window.scene.node_items
+
+
+def test_without_a_human_gate_panel_the_window_asks_and_the_answer_goes_to_that_run(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, None, _gate_workflow())
+
+    async def scenario() -> str:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await until(lambda: bool(window.human_questions))
+        box = window.human_questions[0]
+        assert "Ship this?" in box.text() and box.isVisible()
+        window.runs.select_run(None)  # the person looked elsewhere meanwhile: the answer still goes to its run
+        next(b for b in box.buttons() if b.text() == "Reject").click()
+        await window.runs.runs[run_id].task
+        return run_id
+
+    run_id = drive(gui_loop, scenario())
+    question = window.runs.runs[run_id].projection.questions[0]
+    assert question.decision == "reject" and question.reason == "answered in the window"
+    assert window.human_questions == []
