@@ -77,18 +77,19 @@ class RunLayer(QGraphicsItem):
         self._paint_flows(painter, area, dark)
         scale = min(MAX_TEXT_SCALE, round(1.0 / lod, 1)) if lod < 1.0 else 1.0
         labels = lod * MAX_TEXT_SCALE >= LOD_LABELS
-        for item in self._items_in(scene, area):
+        for item in self._items_in(scene, area, direct=widget is None):
             decor = overlay.decor.get(item.node_id)
             if decor is not None:
                 self._paint_node(painter, item, decor, dark, scale if labels else 0.0, scene)
             if item.node_id in overlay.breakpoints:
                 self._paint_breakpoint(painter, item, dark)
 
-    def _items_in(self, scene: CanvasScene, area: QRectF) -> list[NodeItem]:
-        """The node items under `area` that have something to show: looked up directly for a small run,
-        through the scene's index for a large one (the index answers nothing inside `QGraphicsScene.render`)."""
+    def _items_in(self, scene: CanvasScene, area: QRectF, direct: bool) -> list[NodeItem]:
+        """The node items under `area` that have something to show: looked up directly for a small run or
+        when rendered off screen (no widget: the scene's index answers nothing inside `render()`), else
+        through the index."""
         overlay = self.overlay
-        if len(overlay.decor) + len(overlay.breakpoints) <= DIRECT_LOOKUP:
+        if direct or len(overlay.decor) + len(overlay.breakpoints) <= DIRECT_LOOKUP:
             items = scene.node_items
             found = [items.get(n) for n in {*overlay.decor, *overlay.breakpoints}]
             return [i for i in found if i is not None and area.intersects(i.sceneBoundingRect())]

@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, QRectF, QTimer
 
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.canvas.edge_item import EdgeItem
+from widgets.canvas.node_item import NodeItem
 from widgets.canvas.run_layer import RunLayer, decor_rect
 from widgets.canvas.run_style import NodeDecor, fault_text, state_color
 
@@ -184,12 +185,10 @@ class RunOverlay(QObject):
 
     def _on_timer_tick(self) -> None:
         self.phase = (self.phase + 2.0) % 48.0
-        items = self.scene.node_items
+        visible = self._visible_area()
         area = QRectF()
-        for node_id in self._running if self.animated else ():
-            item = items.get(node_id)
-            if item is not None:
-                area = area.united(decor_rect(item))
+        for item in self._running_items(visible):
+            area = area.united(decor_rect(item))
         now = time.monotonic()
         for edge_id, until in list(self._flashes.items()):
             edge = self.scene.edge_items.get(edge_id)
@@ -197,10 +196,29 @@ class RunOverlay(QObject):
                 area = area.united(edge.bounds.adjusted(-4, -4, 4, 4))
             if until <= now:
                 del self._flashes[edge_id]
+        area = area.intersected(visible)
         if not area.isEmpty() and not self.scene.overview.active:
             self.layer.update(area)
         if not (self._running and self.animated) and not self._flashes:
             self._timer.stop()
+
+    def _visible_area(self) -> QRectF:
+        """What the scene's views show (the animation repaints nothing outside it)."""
+        area = QRectF()
+        for view in self.scene.views():
+            area = area.united(view.mapToScene(view.viewport().rect()).boundingRect())
+        return area
+
+    def _running_items(self, visible: QRectF) -> list[NodeItem]:
+        """The running nodes' items in `visible` (through the scene's index when many nodes run)."""
+        if not self.animated or not self._running:
+            return []
+        if len(self._running) <= 300:
+            items = self.scene.node_items
+            found = [items.get(node_id) for node_id in self._running]
+            return [i for i in found if i is not None and visible.intersects(i.sceneBoundingRect())]
+        running = self._running
+        return [i for i in self.scene.items(visible) if type(i) is NodeItem and i.node_id in running]
 
     def _on_scene_workflow_replaced(self) -> None:
         """The scene rebuilt its items (the layer kept): re-mark the new node items."""
