@@ -128,6 +128,7 @@ def set_read_only(window: MainWindow, read_only: bool, text: str) -> None:
         if action is not None:
             action.setEnabled(not read_only)
     window.view.blockSignals(read_only)
+    _follow_scrolling(window, read_only)
     if not read_only:
         window.scene.marks.show(window.problems.model.problems)
     else:
@@ -171,6 +172,20 @@ def ask_person(window: MainWindow, run_id: str, node_id: str, prompt: str) -> No
     window.runs.summary_changed.connect(answered_elsewhere)
     window.human_questions.append(box)
     box.open()
+
+
+def _follow_scrolling(window: MainWindow, read_only: bool) -> None:
+    """While the view's signals are blocked (read-only), the minimap follows its scroll bars instead."""
+    view, minimap = window.view, window.minimap
+    bars = (view.horizontalScrollBar(), view.verticalScrollBar())
+    following = window.minimap_follows_scroll
+    if read_only and not following:
+        for bar in bars:
+            bar.valueChanged.connect(minimap.update)
+    elif not read_only and following:
+        for bar in bars:
+            bar.valueChanged.disconnect(minimap.update)
+    window.minimap_follows_scroll = read_only
 
 
 def _on_document_replaced(window: MainWindow) -> None:
