@@ -1,6 +1,8 @@
 """`launch()`: start the GUI — QApplication, the one qasync loop, the main window — and run it.
 
-Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown); a file
+Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown): once the
+window shows, what runs need (tokenizer tables, litellm if a model needs it) loads in a worker thread
+(`app.preload`); runs still live when the application quits are cancelled and recorded; a file
 that cannot be opened is reported in a dialog and the window opens on a blank workflow; with
 `TRIADIC_QUIT_AFTER_SHOW=1` the window prints `{"window_shown_s": <seconds since TRIADIC_T0 or
 process start>, "litellm_imported": bool}` once it is shown and quits (used by tests/perf/bench_startup.py).
@@ -20,6 +22,7 @@ from app import dialogs, settings_store
 from app.document import Document
 from app.event_loop import create_event_loop, run_until_quit
 from app.main_window import MainWindow
+from app.preload import preload_for
 from app.themes import apply_theme
 from app.window_wiring import set_window_theme
 from engine.graph.model import Workflow
@@ -68,6 +71,11 @@ def launch(path: str | None, *, db: str | None = None) -> int:
     app = application()
     loop = create_event_loop(app)
     window = open_window(path, db=db)
+    def preload(workflow: Workflow) -> None:
+        window.runs.preloading = preload_for(workflow)
+
+    QTimer.singleShot(0, lambda: (window.runs.warm_up(), preload(window.document.workflow)))  # once painted
+    window.document.workflow_replaced.connect(preload)
     if os.environ.get(QUIT_AFTER_SHOW) == "1":
         def report_and_quit() -> None:
             shown = {"window_shown_s": round(time.time() - _started_at(), 4),
@@ -77,4 +85,4 @@ def launch(path: str | None, *, db: str | None = None) -> int:
             window.close()
             app.quit()
         QTimer.singleShot(0, report_and_quit)
-    return run_until_quit(app, loop)
+    return run_until_quit(app, loop, window.runs.shutdown)  # a run still live ends recorded cancelled

@@ -2,21 +2,30 @@
 
 Composition only: the Document owns the workflow and undo stack, `EditorController` turns intents
 into commands, `FileController` does file commands, `app.window_wiring` connects the actions.
+Runs: `RunController` (`self.runs`) starts and follows runs, the run toolbar and `app.run_actions`
+drive it, the run docks (`app.run_docks` registry) follow the selected run.
 Invariants: the title shows the document name with a modified mark; closing asks about unsaved
-changes (Cancel keeps the window open); geometry, dock layout and theme are remembered.
+changes (Cancel keeps the window open) and, first, about live runs (stopping them records them
+cancelled before the window closes); geometry, dock layout and theme are remembered.
 """
 
 from __future__ import annotations
 
+import asyncio
+
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QWidget
 
 from app.actions import build_actions, configure
 from app.controllers.editor_controller import EditorController
 from app.controllers.file_controller import FileController
+from app.controllers.run_controller import RunController
 from app.docks import build_docks, toggle_actions
 from app.document import Document
 from app.menus import build_menus
+from app.run_actions import confirm_stop_runs, wire_run_actions
+from app.run_docks import mount_run_docks
+from app.run_toolbar import RunToolbar
 from app.settings_store import save_window_state, window_state
 from app.window_wiring import wire_window
 from engine.graph.model import Workflow
@@ -48,8 +57,16 @@ class MainWindow(QMainWindow):
         self.minimap = Minimap(self.view)
         self.docks = build_docks(self, {"palette": self.palette_panel, "inspector": self.inspector,
                                         "problems": self.problems, "minimap": self.minimap})
+        self.runs = RunController(self.document, self.scene, self.view, db, self)
+        self.remembered_inputs: dict[str, dict[str, str]] = {}  # the inputs last run, per workflow
+        self.inputs_dialog: QDialog | None = None
+        self.minimap_follows_scroll = False  # a past run is shown read-only (app.run_actions)
+        self.human_questions: list[QDialog] = []  # open gate questions (when no Human gate panel is mounted)
+        run_docks, run_toggles = mount_run_docks(self, self.runs)
+        self.docks.update(run_docks)
         self.actions_by_name = build_actions(self)
         self.actions_by_name.update(toggle_actions(self.docks))
+        self.actions_by_name.update(run_toggles)
         stack = self.document.undo_stack
         self.actions_by_name["undo"] = stack.createUndoAction(self, "&Undo")
         self.actions_by_name["redo"] = stack.createRedoAction(self, "&Redo")
@@ -58,10 +75,17 @@ class MainWindow(QMainWindow):
         self.menus = build_menus(self, self.actions_by_name)
         self.editor = EditorController(self.document, self.view, self)
         self.files = FileController(self.document, self, self)
+        self.run_toolbar = RunToolbar(self, self.actions_by_name)
+        self.addToolBar(self.run_toolbar)
         self.counts_label = QLabel(self)
+        self.run_status = QLabel(self)
+        self.run_status.setObjectName("run_status")
+        self.statusBar().addPermanentWidget(self.run_status)
         self.statusBar().addPermanentWidget(self.counts_label)
+        self._runs_stopped = False
         self._signals = WorkflowSignals(workflow, self)
         wire_window(self)
+        wire_run_actions(self)
         self.document.modified_changed.connect(self.update_title)
         self.document.path_changed.connect(self.update_title)
         self.document.workflow_replaced.connect(self._on_workflow_replaced)
@@ -102,11 +126,22 @@ class MainWindow(QMainWindow):
         self.view.fit_to_view()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        live = self.runs.live_runs()
+        if live and not self._runs_stopped:
+            event.ignore()
+            confirm_stop_runs(self, len(live), lambda: asyncio.ensure_future(self._stop_runs_and_close()))
+            return
         if not self.files.confirm_discard():
             event.ignore()
             return
         save_window_state(self.saveGeometry(), self.saveState())
         event.accept()
+
+    async def _stop_runs_and_close(self) -> None:
+        """Cancel every live run, wait until each is recorded cancelled, then close for real."""
+        await self.runs.shutdown()
+        self._runs_stopped = True
+        self.close()
 
 
 __all__ = ["APP_NAME", "MainWindow", "configure"]

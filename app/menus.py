@@ -1,4 +1,4 @@
-"""The menu bar: File, Edit, View; the Recent and New-from-example submenus are rebuilt on demand.
+"""The menu bar: File, Edit, View (Panels lists the run docks too), Run; the Recent and New-from-example submenus are rebuilt on demand.
 
 Invariant: menus only arrange actions made in `app.actions`/`app.docks` (and the undo stack's undo /
 redo actions); they hold no behaviour of their own.
@@ -39,10 +39,17 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
     view_menu = bar.addMenu("&View")
     _add(view_menu, actions, "zoom_in", "zoom_out", "zoom_reset", "fit", "-", "search", "-")
     panels = view_menu.addMenu("&Panels")
-    _add(panels, actions, "toggle_palette", "toggle_inspector", "toggle_problems", "toggle_minimap")
+    own = ("toggle_palette", "toggle_inspector", "toggle_problems", "toggle_minimap")
+    _add(panels, actions, *own)
+    run_panels = [name for name in actions if name.startswith("toggle_") and name not in own]
+    if run_panels:
+        _add(panels, actions, "-", *run_panels)
     _add(view_menu, actions, "-", "dark_theme")
+    run_menu = bar.addMenu("&Run")
+    _add(run_menu, actions, "run", "stop", "pause", "step", "-", "breakpoint", "-", "open_run", "back_to_editing",
+         "close_run")
     return {"file": file_menu, "examples": examples, "recent": recent, "edit": edit_menu,
-            "align": align, "view": view_menu, "panels": panels}
+            "align": align, "view": view_menu, "panels": panels, "run": run_menu}
 
 
 def fill_path_menu(menu: QMenu, paths: Sequence[str | Path], on_pick: Callable[[str], object],

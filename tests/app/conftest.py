@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from doc_fixtures import make_triad
 from PySide6.QtCore import QSettings
+from run_fixtures import gui_loop  # noqa: F401  (the run tests' qasync loop fixture)
 
 from engine.graph.model import Workflow
 

@@ -8,6 +8,7 @@ from engine.graph.generate import generate_workflow
 from engine.graph.model import Edge, Node, NodeUi, Workflow
 from widgets.canvas import CanvasScene, CanvasView
 from widgets.canvas.edge_layer import EdgeLayer
+from widgets.canvas.run_layer import RunLayer
 
 
 def triad() -> Workflow:
@@ -48,7 +49,7 @@ def test_add_and_remove_follow_the_model(canvas):
     wf.remove_node("out")
     assert "out" not in scene.node_items and "e4" not in scene.edge_items
     assert len([i for i in scene.items() if i not in scene.node_items.values()
-                and i not in scene.edge_items.values() and not isinstance(i, EdgeLayer)]) == 0
+                and i not in scene.edge_items.values() and not isinstance(i, EdgeLayer | RunLayer)]) == 0
 
 
 def test_move_updates_item_and_attached_edge_paths(canvas):

@@ -26,6 +26,8 @@ def build_context_menu(view: Any, scene_pos: QPointF) -> QMenu:
     menu.addAction("Paste\tCtrl+V", lambda: view.paste_requested.emit(scene_pos))
     if nodes or edges or comments:
         menu.addAction("Delete\tDel", view.request_delete)
+    if nodes:
+        menu.addAction("Toggle breakpoint\tF9", lambda: view.breakpoint_toggle_requested.emit(list(nodes)))
     menu.addSeparator()
     if len(nodes) >= 2:
         align = menu.addMenu("Align")

@@ -18,7 +18,9 @@ Invariants:
   to rest, which repaints;
 - a validation mark (`set_mark`, given by the scene's `ProblemMarks`) is painted with the node: an
   outline and a badge with the count in the error or warning colour, a flat box in that colour
-  at low detail; the tooltip lists the problems; the mark changes only through `set_mark`.
+  at low detail; the tooltip lists the problems; the mark changes only through `set_mark`;
+- a run's state is drawn over the item by the scene's `RunLayer`; the item only keeps the run
+  overlay's tooltip line (`set_run_note`) and state colour for the flat box (`run_color`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class NodeItem(QGraphicsRectItem):
         self._snap: QPixmap | None = None
         self._snap_key: tuple[bool, bool] = (False, False)
         self.mark: ItemMark | None = None  # the node's validation problems, if any
+        self.run_color: QColor | None = None  # the run overlay's state colour (far-zoom flat box)
+        self.run_note = ""  # the run overlay's tooltip line (state, usage, error)
         self.refresh()
 
     # -- model -------------------------------------------------------------------------------
@@ -82,6 +86,12 @@ class NodeItem(QGraphicsRectItem):
         self._snap = None
         self.update()
 
+    def set_run_note(self, note: str) -> None:
+        """The run overlay's words on this node (state, usage, a failure's error) for its tooltip."""
+        if note != self.run_note:
+            self.run_note = note
+            self.setToolTip(with_mark(self._own_tooltip(), self.mark))
+
     def set_mark(self, mark: ItemMark | None) -> None:
         """Show these validation problems on the node (None: no problems) and redraw it."""
         self.mark = mark
@@ -91,7 +101,8 @@ class NodeItem(QGraphicsRectItem):
 
     def _own_tooltip(self) -> str:
         spec = role_spec(self.node.role)
-        return f"{self.title} ({self.node_id})\n{spec.summary if spec else 'Unknown role ' + repr(self.node.role)}"
+        own = f"{self.title} ({self.node_id})\n{spec.summary if spec else 'Unknown role ' + repr(self.node.role)}"
+        return f"{own}\n\n{self.run_note}" if self.run_note else own
 
     # -- geometry ----------------------------------------------------------------------------
     def body_rect(self) -> QRectF:
@@ -145,8 +156,11 @@ class NodeItem(QGraphicsRectItem):
         return self.custom_color if self.custom_color and self.custom_color.isValid() else role_color(self.node.role, dark)
 
     def flat_color(self, theme: CanvasTheme) -> QColor:
-        """The node's colour as a flat box (far zoom, minimap): its mark's colour, else its accent."""
-        return mark_color(theme, self.mark.severity) if self.mark else self.accent(theme.dark)
+        """The node's colour as a flat box (far zoom, minimap): its mark's colour, else its run state's,
+        else its accent."""
+        if self.mark:
+            return mark_color(theme, self.mark.severity)
+        return self.run_color if self.run_color is not None else self.accent(theme.dark)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         theme = self._theme()

@@ -16,6 +16,9 @@ Invariants:
 - while the view zooms (`zooming`), or moves in overview mode, the unselected node and edge
   items are paused (`ItemPause`: hidden, so Qt does not gather them each frame) and one cached
   picture draws them; they are back in the index when the view rests and before any click;
+- a run's state is drawn by `run` (`RunOverlay`, one `RunLayer` item kept across `set_workflow`),
+  given from outside (`run.show(projection)`, `run.apply(changes)`); the items only carry its tooltip
+  line and overview colour;
 - validation marks come from outside (`marks.show(problems)`, connected to the problems model's
   `problems_changed`): the scene never validates; only items whose mark changed repaint.
 """
@@ -39,6 +42,7 @@ from widgets.canvas.item_pause import ItemPause
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
 from widgets.canvas.problem_marks import ProblemMarks
+from widgets.canvas.run_overlay import RunOverlay
 from widgets.canvas.scene_motion import SceneMotionMixin
 from widgets.canvas.theme import CanvasTheme, theme_for
 from widgets.workflow_signals import WorkflowSignals
@@ -70,6 +74,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.selectionChanged.connect(self._on_selection_changed)
         self._selected_edges: set[EdgeItem] = set()
         self.marks = ProblemMarks(self)  # validation marks on nodes and edges
+        self.run = RunOverlay(self)  # a run's state drawn over the items (additive, see run_overlay)
         self.workflow = workflow
         self.set_workflow(workflow)
 
@@ -83,7 +88,9 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.clearSelection()
         self.snapshotted.clear()
         self._selected_edges.clear()
+        self.removeItem(self.run.layer)  # kept across documents: `clear()` would delete it
         self.clear()
+        self.addItem(self.run.layer)
         self.node_items.clear()
         self.edge_items.clear()
         self.comment_items.clear()
@@ -117,6 +124,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.setBackgroundBrush(self.theme.background)
         for item in self.items():
             item.update()
+        self.run.refresh_colors()
         self.theme_changed.emit()
 
     # -- queries -----------------------------------------------------------------------------

@@ -56,6 +56,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
     comment_edit_requested = Signal(str, dict)
     comment_delete_requested = Signal(str)
     node_activated = Signal(str)
+    breakpoint_toggle_requested = Signal(list)  # node ids (context menu; F9 is a window action)
     selection_changed = Signal()
     status_message = Signal(str)
     viewport_changed = Signal()  # zoom, scroll or resize: the minimap follows it

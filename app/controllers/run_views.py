@@ -1,0 +1,128 @@
+"""`RunViews`: the views that follow the selected run — the canvas overlay and every mounted `RunPanel`.
+
+The `RunController` hands it the selected run (`show`) and each flush's changes (`apply`); it gives
+them to the canvas's run overlay and to each panel alike. It also carries the selection both ways:
+one node selected on the canvas filters the panels (`set_node_filter`); a panel's `node_selected`
+selects and centres that node (the panels keep their filter: the person picked it in one of them); a panel's `span_selected` selects the span's node and is handed to the
+call inspector (the panel mounted as "call", through its `select_span(span_id)`), whose dock is raised.
+
+A stored run is shown against the workflow version it ran with: the scene shows that version and
+`canvas_mode_changed(read_only, text)` tells the window to stop editing until the person goes back.
+
+Invariants: panels are told only through the `RunPanel` contract; the canvas is given back the
+document's workflow whenever the shown run is not a stored one with its own version.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.projection import ProjectionChanges
+from widgets.run_panel import RunPanel
+
+if TYPE_CHECKING:
+    from app.controllers.live_run import LiveRun
+    from app.controllers.run_controller import RunController
+
+CALL_PANEL = "call"
+
+
+class RunViews(QObject):
+    canvas_mode_changed = Signal(bool, str)  # read-only?, what the canvas shows (for the banner)
+    panel_raise_requested = Signal(str)  # a panel's dock should come to the front (its registry name)
+
+    def __init__(self, controller: RunController) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.scene: Any = controller.scene
+        self.view: Any = controller.view
+        self.panels: dict[str, RunPanel] = {}
+        self.node_filter: str | None = None
+        self.read_only = False
+        self._selecting = False  # a panel selects a node: the panels keep their filter
+        self.scene.selectionChanged.connect(self._on_scene_selection_changed)
+
+    def mount(self, name: str, panel: RunPanel) -> None:
+        """Feed `panel` the selected run from now on (the run docks registry mounts each panel here)."""
+        self.panels[name] = panel
+        panel.node_selected.connect(self._on_panel_node_selected)
+        panel.span_selected.connect(self._on_panel_span_selected)
+        live = self.controller.selected
+        panel.set_projection(live.projection if live else None)
+        panel.set_node_filter(self.node_filter)
+
+    def unmount(self, name: str) -> None:
+        panel = self.panels.pop(name, None)
+        if panel is not None:
+            panel.node_selected.disconnect(self._on_panel_node_selected)
+            panel.span_selected.disconnect(self._on_panel_span_selected)
+
+    def show(self, live: LiveRun | None) -> None:
+        self._show_canvas(live)
+        projection = live.projection if live else None
+        self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
+        self.scene.run.show(projection)
+        for panel in self.panels.values():
+            panel.set_projection(projection)
+
+    def apply(self, changes: ProjectionChanges) -> None:
+        self.scene.run.apply(changes)
+        for panel in self.panels.values():
+            panel.apply_changes(changes)
+
+    # -- the canvas ------------------------------------------------------------------------------
+    def _show_canvas(self, live: LiveRun | None) -> None:
+        document = self.controller.document.workflow
+        version = live.workflow if live is not None and live.read_only else None
+        wanted = version if version is not None else document
+        if self.scene.workflow is not wanted:
+            self.scene.set_workflow(wanted)
+            self.view.fit_to_view()
+        read_only = version is not None
+        if read_only != self.read_only or read_only:
+            self.read_only = read_only
+            text = ""
+            if live is not None and read_only:
+                text = f"Past run {live.run_id[:8]} of {live.name or 'a workflow'} — read-only, the workflow as it ran"
+            self.canvas_mode_changed.emit(read_only, text)
+
+    def _on_scene_selection_changed(self) -> None:
+        if self._selecting:
+            return
+        try:
+            ids = self.view.selected_node_ids()
+        except RuntimeError:  # the view is being deleted
+            return
+        node = ids[0] if len(ids) == 1 else None
+        if node != self.node_filter:
+            self.node_filter = node
+            for panel in self.panels.values():
+                panel.set_node_filter(node)
+
+    def _on_panel_node_selected(self, node_id: str) -> None:
+        self.select_node(node_id)
+
+    def _on_panel_span_selected(self, span_id: str) -> None:
+        live = self.controller.selected
+        if live is not None:
+            span = live.projection.span_table.spans.get(span_id)
+            if span is not None and span.node_id:
+                self.select_node(span.node_id)
+        panel = self.panels.get(CALL_PANEL)
+        select_span = getattr(panel, "select_span", None)
+        if callable(select_span):
+            select_span(span_id)
+            self.panel_raise_requested.emit(CALL_PANEL)
+
+    def select_node(self, node_id: str) -> None:
+        """Select and centre a node of the run on the canvas (a sub-graph's inner node: its sub-graph)."""
+        node = node_id if node_id in self.scene.node_items else node_id.split("/", 1)[0]
+        if node in self.scene.node_items:
+            self._selecting = True
+            try:
+                self.view.select_nodes([node])
+            finally:
+                self._selecting = False
+            self.view.center_on_node(node)

@@ -1,0 +1,97 @@
+"""`StoredRunsMixin`: the `RunController`'s store — opened once off the GUI thread — its stored runs
+shown read-only, and the shutdown that records every live run cancelled.
+
+Invariants: a stored run is decoded and projected in the loop's executor (`run_start.load_stored_run`)
+and shown against the workflow version it ran with; opening the same run twice selects it;
+`shutdown()` returns only when every live run was cancelled and its recording ended (or 15 s passed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from app.controllers import run_start
+from app.controllers.live_run import LiveRun
+from engine.store.records import StoreOpenError
+from engine.store.store import TraceStore
+
+
+class StoredRunsMixin:
+    runs: dict[str, LiveRun]
+    db_path: str | None
+    _store: TraceStore | None
+    _opening: asyncio.Future[TraceStore] | None
+    status_message: Any  # the controller's signals
+    error_reported: Any
+    runs_changed: Any
+
+    if TYPE_CHECKING:
+        def live_runs(self) -> list[LiveRun]: ...
+        def select_run(self, run_id: str | None) -> None: ...
+    # -- stored runs -----------------------------------------------------------------------------
+    def open_stored_run(self, run_id: str) -> asyncio.Task[str | None]:
+        """Show a stored run read-only (decoded off the GUI thread) against the workflow version it ran with."""
+        return asyncio.ensure_future(self._open_stored(run_id))
+
+    async def _open_stored(self, run_id: str) -> str | None:
+        for live in self.runs.values():
+            if live.run_id == run_id or (len(run_id) >= 6 and live.run_id.startswith(run_id)):
+                self.select_run(live.run_id)
+                return live.run_id
+        store = await self.store()
+        if store is None:
+            return None
+        self.status_message.emit(f"Opening run {run_id[:8]}…")
+        try:
+            stored = await asyncio.get_running_loop().run_in_executor(None, run_start.load_stored_run, store, run_id)
+        except Exception as exc:  # not found, ambiguous prefix, unreadable: said, never a traceback
+            self.error_reported.emit("The run cannot be opened", str(exc))
+            return None
+        p = stored.projection
+        live = LiveRun(stored.run_id, p.workflow_name, p, workflow=stored.workflow, last_status=p.status,
+                       stored_status=stored.status)
+        self.runs[live.run_id] = live
+        self.select_run(live.run_id)
+        self.runs_changed.emit()
+        return live.run_id
+
+    def back_to_editing(self) -> None:
+        """Leave a stored run's read-only canvas: the document again, with the newest live run if any."""
+        live = self.live_runs()
+        self.select_run(live[-1].run_id if live else None)
+
+    # -- store and shutdown ----------------------------------------------------------------------
+    def warm_up(self) -> asyncio.Task[TraceStore | None]:
+        """Open the store in the background now (the window has just shown), so Run does not wait for
+        it; a store that cannot be opened is said at once."""
+        return asyncio.ensure_future(self.store())
+
+    async def store(self) -> TraceStore | None:
+        """The trace store (opened once, off the GUI thread, however many ask at once); None after saying
+        why it cannot be opened (the next run asks again)."""
+        if self._store is None:
+            if self._opening is None:
+                self._opening = asyncio.get_running_loop().run_in_executor(None, run_start.open_store, self.db_path)
+            opening = self._opening
+            try:
+                self._store = await asyncio.shield(opening)
+            except StoreOpenError as exc:
+                if self._opening is opening:
+                    self._opening = None
+                    self.error_reported.emit("The trace store cannot be opened",
+                                             f"{exc}\n\nRuns cannot be started or recorded until it can.")
+                return None
+        return self._store
+
+    async def shutdown(self) -> None:
+        """Cancel every live run and wait until each is recorded (cancelled); then close the store."""
+        live = self.live_runs()
+        for run in live:
+            run.source.cancel()  # type: ignore[union-attr]
+        tasks = [run.task for run in live if run.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=15)
+        if self._store is not None:
+            self._store.close()
+            self._store = self._opening = None

@@ -1,0 +1,91 @@
+"""The run docks: a registry of the panels that show a run, mounted by the window as dock widgets.
+
+Each entry names a panel (the well-known names the controller routes by: "trace", "timeline",
+"call", "cost", "memory", "verdicts", "events", "human", "runs"), its title, its default area and a
+factory returning a `widgets.run_panel.RunPanel` (or a plain QWidget for a dock that is not fed a run,
+such as a runs list). Adding a dock is one `RunDockSpec` line in `RUN_DOCKS`.
+
+`mount_run_docks(window, controller)` makes one `QDockWidget` per entry (movable, floatable, closable,
+tabbed with the other run docks of its area), gives each `RunPanel` to the controller
+(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9).
+The window's existing state saving (`saveState` / `restoreState`, keyed by the docks' object names
+"dock_<name>") keeps the layout.
+
+Invariants: a factory that raises is reported in the status bar and its dock left out (the window
+still opens); names are unique; the order of `RUN_DOCKS` is the order of View ▸ Panels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+
+from app.actions import set_tip
+from widgets.run_panel import RunPanel
+
+if TYPE_CHECKING:
+    from app.controllers.run_controller import RunController
+
+Area = Qt.DockWidgetArea
+
+
+@dataclass(frozen=True)
+class RunDockSpec:
+    name: str
+    title: str
+    area: Area
+    factory: Callable[[], QWidget]
+
+
+# One line per run dock (the lead adds the panels built for issue 13 here), e.g.
+#   RunDockSpec("trace", "Trace", Area.BottomDockWidgetArea, TracePanel),
+RUN_DOCKS: list[RunDockSpec] = []
+
+
+def mount_run_docks(window: QMainWindow, controller: RunController,
+                    specs: list[RunDockSpec] | None = None) -> tuple[dict[str, QDockWidget], dict[str, QAction]]:
+    docks: dict[str, QDockWidget] = {}
+    actions: dict[str, QAction] = {}
+    by_area: dict[Area, QDockWidget] = {}
+    for index, spec in enumerate(RUN_DOCKS if specs is None else specs):
+        if spec.name in docks:
+            raise ValueError(f"run dock {spec.name!r} registered twice")
+        try:
+            widget = spec.factory()
+        except Exception as exc:  # one broken panel must not keep the window from opening
+            controller.status_message.emit(f"The {spec.title} panel could not be built: {exc}")
+            continue
+        dock = QDockWidget(spec.title, window)
+        dock.setObjectName(f"dock_{spec.name}")
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        window.addDockWidget(spec.area, dock)
+        first = by_area.setdefault(spec.area, dock)
+        if first is not dock:
+            window.tabifyDockWidget(first, dock)
+        if isinstance(widget, RunPanel):
+            controller.views.mount(spec.name, widget)
+        action = dock.toggleViewAction()
+        action.setObjectName(f"action_toggle_{spec.name}")
+        if index < 9:
+            action.setShortcut(QKeySequence(f"Ctrl+Alt+{index + 1}"))
+        set_tip(action, f"Show or hide the {spec.title} panel")
+        docks[spec.name] = dock
+        actions[f"toggle_{spec.name}"] = action
+    for first in by_area.values():
+        first.raise_()
+    controller.views.panel_raise_requested.connect(lambda name: _raise(docks.get(name)))
+    return docks, actions
+
+
+def _raise(dock: QDockWidget | None) -> None:
+    if dock is not None:
+        dock.show()
+        dock.raise_()
