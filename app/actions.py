@@ -54,6 +54,7 @@ ACTION_SPECS: dict[str, tuple[str, QKeySequence | StdKey | str, str]] = {
     "toggle_problems": ("Pro&blems", "Ctrl+Shift+3", "Show or hide the problems list"),
     "toggle_minimap": ("&Minimap", "Ctrl+Shift+4", "Show or hide the minimap"),
     "dark_theme": ("&Dark Theme", "Ctrl+Shift+T", "Switch between the light and dark theme"),
+    "keys": ("Models && &Keys…", "Ctrl+Alt+K", "Store API keys in the OS keyring, see where each comes from, test one"),
 }
 
 

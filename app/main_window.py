@@ -25,6 +25,7 @@ from app.document import Document
 from app.menus import build_menus
 from app.run_actions import confirm_stop_runs, wire_run_actions
 from app.run_docks import mount_run_docks
+from app.run_panel_wiring import wire_run_panels
 from app.run_toolbar import RunToolbar
 from app.settings_store import save_window_state, window_state
 from app.window_wiring import wire_window
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self._signals = WorkflowSignals(workflow, self)
         wire_window(self)
         wire_run_actions(self)
+        wire_run_panels(self)
         self.document.modified_changed.connect(self.update_title)
         self.document.path_changed.connect(self.update_title)
         self.document.workflow_replaced.connect(self._on_workflow_replaced)

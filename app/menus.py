@@ -1,4 +1,4 @@
-"""The menu bar: File, Edit, View (Panels lists the run docks too), Run; the Recent and New-from-example submenus are rebuilt on demand.
+"""The menu bar: File, Edit, View (Panels lists the run docks too), Run, Settings (models and keys); the Recent and New-from-example submenus are rebuilt on demand.
 
 Invariant: menus only arrange actions made in `app.actions`/`app.docks` (and the undo stack's undo /
 redo actions); they hold no behaviour of their own.
@@ -48,8 +48,10 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
     run_menu = bar.addMenu("&Run")
     _add(run_menu, actions, "run", "stop", "pause", "step", "-", "breakpoint", "-", "open_run", "back_to_editing",
          "close_run")
+    settings_menu = bar.addMenu("&Settings")
+    _add(settings_menu, actions, "keys")
     return {"file": file_menu, "examples": examples, "recent": recent, "edit": edit_menu,
-            "align": align, "view": view_menu, "panels": panels, "run": run_menu}
+            "align": align, "view": view_menu, "panels": panels, "run": run_menu, "settings": settings_menu}
 
 
 def fill_path_menu(menu: QMenu, paths: Sequence[str | Path], on_pick: Callable[[str], object],

@@ -26,7 +26,15 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from app.actions import set_tip
+from widgets.call_inspector import CallInspectorPanel
+from widgets.cost import CostPanel
+from widgets.events_view import EventsPanel
+from widgets.human_gate import HumanGatePanel
+from widgets.memory_view import MemoryPanel
 from widgets.run_panel import RunPanel
+from widgets.timeline import TimelinePanel
+from widgets.trace import TracePanel
+from widgets.verdicts import VerdictsPanel
 
 if TYPE_CHECKING:
     from app.controllers.run_controller import RunController
@@ -39,12 +47,28 @@ class RunDockSpec:
     name: str
     title: str
     area: Area
-    factory: Callable[[], QWidget]
+    factory: Callable[..., QWidget]
+    with_controller: bool = False  # the factory is given the RunController (e.g. for the store's path)
 
 
-# One line per run dock (the lead adds the panels built for issue 13 here), e.g.
-#   RunDockSpec("trace", "Trace", Area.BottomDockWidgetArea, TracePanel),
-RUN_DOCKS: list[RunDockSpec] = []
+def _runs_panel(controller: RunController) -> QWidget:
+    from widgets.runs import RunsPanel
+
+    return RunsPanel(controller.db_path)  # its own connection to the same file, read and deleted off the loop
+
+
+# One line per run dock; tabbed per area in this order (the first of an area is raised).
+RUN_DOCKS: list[RunDockSpec] = [
+    RunDockSpec("trace", "Trace", Area.BottomDockWidgetArea, TracePanel),
+    RunDockSpec("timeline", "Timeline", Area.BottomDockWidgetArea, TimelinePanel),
+    RunDockSpec("events", "Events", Area.BottomDockWidgetArea, EventsPanel),
+    RunDockSpec("call", "Call", Area.RightDockWidgetArea, CallInspectorPanel),
+    RunDockSpec("cost", "Cost & tokens", Area.RightDockWidgetArea, CostPanel),
+    RunDockSpec("verdicts", "Verdicts", Area.RightDockWidgetArea, VerdictsPanel),
+    RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, MemoryPanel),
+    RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
+    RunDockSpec("runs", "Runs", Area.LeftDockWidgetArea, _runs_panel, with_controller=True),
+]
 
 
 def mount_run_docks(window: QMainWindow, controller: RunController,
@@ -56,7 +80,7 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
         if spec.name in docks:
             raise ValueError(f"run dock {spec.name!r} registered twice")
         try:
-            widget = spec.factory()
+            widget = spec.factory(controller) if spec.with_controller else spec.factory()
         except Exception as exc:  # one broken panel must not keep the window from opening
             controller.status_message.emit(f"The {spec.title} panel could not be built: {exc}")
             continue

@@ -26,3 +26,8 @@ def pytest_runtest_teardown(item: object) -> None:
     if isinstance(app, QApplication) and app.styleSheet():
         app.setStyleSheet("")
         app.setPalette(QPalette())
+    # Widgets a test dropped die here, on the GUI thread: left to a later collection they could be
+    # destroyed by whichever thread triggers it (an executor worker), which Qt does not survive.
+    import gc
+
+    gc.collect()

@@ -44,6 +44,8 @@ from engine.store.store import TraceStore
 
 FLUSH_MS = 30
 SET_ASIDE_S = 0.1
+# (missing key lines, re-check them — blocking, call it off the loop —, start the same run again)
+MissingKeysHandler = Callable[[list[str], Callable[[], list[str]], Callable[[], object]], None]
 TICK_MS = 500  # the elapsed time of live runs, shown even when no event arrives (a paused run)
 
 
@@ -53,6 +55,8 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
     summary_changed = Signal()  # the selected run's status, elapsed time, tokens or cost changed
     human_requested = Signal(str, str, str)  # run id, node id, prompt: a gate waits for a decision
     run_finished = Signal(str, str)  # run id, final status
+    run_started = Signal(str)  # run id of a run started from the window (recorded in the store)
+    store_opened = Signal(object)  # the TraceStore, once it is open
     status_message = Signal(str)
     error_reported = Signal(str, str)  # title, message: the window shows it (not started, not found…)
 
@@ -65,7 +69,8 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         self.breakpoints: set[str] = set()
         self.views = RunViews(self)
         self.gateway_factory: Callable[[], Any] = _default_gateway
-        self.missing_keys_handler: Callable[[list[str]], None] = self._report_missing_keys
+        # told the missing keys, a re-check (blocking: run it off the loop) and a way to start the run again
+        self.missing_keys_handler: MissingKeysHandler = self._report_missing_keys
         self._store: TraceStore | None = None
         self._opening: asyncio.Future[TraceStore] | None = None
         self.preloading: asyncio.Future[Any] | None = None  # `app.preload` work a run should wait for
@@ -109,9 +114,11 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
             gateway = self.gateway_factory()
             missing = await loop.run_in_executor(None, run_start.check_keys, plan, overrides, gateway)
             if missing:
-                self.missing_keys_handler(missing)
+                self.missing_keys_handler(missing, lambda: run_start.check_keys(plan, overrides, gateway),
+                                          lambda: self.start(inputs, overrides))
                 return None
-            run = start_run(plan, store=store, inputs=inputs, model_overrides=overrides, human=None, gateway=gateway)
+            run = start_run(plan, store=store, inputs=inputs, model_overrides=overrides, human="person",
+                            gateway=gateway)
         except CompileError as exc:
             self.error_reported.emit("The run was not started", _compile_text(exc))
             return None
@@ -120,6 +127,7 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         for node_id in self.breakpoints:
             run.set_breakpoint(node_id, True)
         self.attach(run, name=workflow.name, document_index=index)
+        self.run_started.emit(run.run_id)
         return run.run_id
 
     def attach(self, source: RunSource, *, name: str = "", document_index: int | None = None) -> LiveRun:
@@ -238,7 +246,8 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         return (self.document.workflow is not live.document_workflow
                 or self.document.undo_stack.index() != live.document_index)
 
-    def _report_missing_keys(self, lines: list[str]) -> None:
+    def _report_missing_keys(self, lines: list[str], _recheck: Callable[[], list[str]],
+                             _start_again: Callable[[], object]) -> None:
         self.error_reported.emit("API keys missing — the run was not started",
                                  "\n".join(lines) + "\n\nSet the variable (or store the key in Settings → Models & keys) "
                                                     "and run again.")

@@ -4,7 +4,8 @@ The `RunController` hands it the selected run (`show`) and each flush's changes 
 them to the canvas's run overlay and to each panel alike. It also carries the selection both ways:
 one node selected on the canvas filters the panels (`set_node_filter`); a panel's `node_selected`
 selects and centres that node (the panels keep their filter: the person picked it in one of them); a panel's `span_selected` selects the span's node and is handed to the
-call inspector (the panel mounted as "call", through its `select_span(span_id)`), whose dock is raised.
+call inspector (the panel mounted as "call", through its `show_call` / `select_span`: a model or tool call), whose
+dock is raised, and revealed in the Trace (the panel mounted as "trace") unless it came from there.
 
 A stored run is shown against the workflow version it ran with: the scene shows that version and
 `canvas_mode_changed(read_only, text)` tells the window to stop editing until the person goes back.
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from app.controllers.run_controller import RunController
 
 CALL_PANEL = "call"
+TRACE_PANEL = "trace"
 
 
 class RunViews(QObject):
@@ -42,6 +44,7 @@ class RunViews(QObject):
         self.node_filter: str | None = None
         self.read_only = False
         self._selecting = False  # a panel selects a node: the panels keep their filter
+        self._routing_span = False  # a span picked in a panel is being revealed in the Trace
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
 
     def mount(self, name: str, panel: RunPanel) -> None:
@@ -110,10 +113,22 @@ class RunViews(QObject):
             span = live.projection.span_table.spans.get(span_id)
             if span is not None and span.node_id:
                 self.select_node(span.node_id)
-        panel = self.panels.get(CALL_PANEL)
-        select_span = getattr(panel, "select_span", None)
-        if callable(select_span):
-            select_span(span_id)
+        if self._routing_span:  # the Trace selecting the row it was asked to reveal says so again
+            return
+        source = self.sender()
+        trace = self.panels.get(TRACE_PANEL)
+        reveal = getattr(trace, "select_span", None)
+        if trace is not source and callable(reveal):
+            self._routing_span = True
+            try:
+                reveal(span_id)  # the Trace reveals it (reading in the rows it needs)
+            finally:
+                self._routing_span = False
+        call = self.panels.get(CALL_PANEL)
+        show = getattr(call, "show_call", None) or getattr(call, "select_span", None)
+        span = live.projection.span_table.spans.get(span_id) if live is not None else None
+        if callable(show) and (span is None or span.kind in ("llm", "tool")):  # an execution has no call to show
+            show(span_id)
             self.panel_raise_requested.emit(CALL_PANEL)
 
     def select_node(self, node_id: str) -> None:

@@ -25,6 +25,7 @@ class StoredRunsMixin:
     status_message: Any  # the controller's signals
     error_reported: Any
     runs_changed: Any
+    store_opened: Any
 
     if TYPE_CHECKING:
         def live_runs(self) -> list[LiveRun]: ...
@@ -75,7 +76,10 @@ class StoredRunsMixin:
                 self._opening = asyncio.get_running_loop().run_in_executor(None, run_start.open_store, self.db_path)
             opening = self._opening
             try:
-                self._store = await asyncio.shield(opening)
+                store = await asyncio.shield(opening)
+                if self._store is None:
+                    self._store = store
+                    self.store_opened.emit(store)
             except StoreOpenError as exc:
                 if self._opening is opening:
                     self._opening = None

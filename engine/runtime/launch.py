@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine import events as ev
 
@@ -61,15 +61,23 @@ def prepare(workflow: Workflow, *, base_dir: Path | None = None) -> RunPlan:
 
 
 def start_run(plan: RunPlan, *, store: Any, inputs: dict[str, object] | None = None,
-              model_overrides: dict[str, str] | None = None, human: HumanPolicy | None = None,
+              model_overrides: dict[str, str] | None = None, human: HumanPolicy | Literal["person"] | None = None,
               gateway: Any = None, run_id: str | None = None, **extra: Any) -> Run:
     """A started `Run` of `plan`, recorded in `store`; raises `CompileError` for a bad model override.
-    `extra` goes to `Run` as is (tools, memory, lineage: what a replay or a fork brings)."""
+    `human="person"`: a person answers through `Run.submit_human_decision` — every question, a human
+    gate's and the recovery ladder's or an unapproved critic loop's alike (what a window wants;
+    `None` asks only at human gates). `extra` goes to `Run` as is (tools, memory, lineage)."""
     from engine.llm.offline_first import OfflineFirstGateway
+    from engine.runtime.control import HumanPolicy
     from engine.runtime.run import Run
 
+    runs: list[Run] = []  # the run the person's answers go to, known once it is made (before it starts)
+    if human == "person":
+        human = HumanPolicy(decide=lambda node_id, _prompt, _artifact: runs[0].control.wait_human(node_id),
+                            by="user")
     run = Run(plan, gateway=gateway if gateway is not None else OfflineFirstGateway(), inputs=inputs, store=store,
               model_overrides=model_overrides or None, human=human, run_id=run_id, **extra)
+    runs.append(run)
     run.start()
     return run
 

@@ -150,7 +150,7 @@ def test_missing_keys_stop_the_run_before_it_starts(
 
     window.runs.gateway_factory = OfflineFirstGateway
     asked: list[list[str]] = []
-    window.runs.missing_keys_handler = asked.append
+    window.runs.missing_keys_handler = lambda lines, _recheck, _again: asked.append(lines)
     assert drive(gui_loop, window.runs.start_run({}, {"executor": "openai/gpt-4o-mini"})) is None
     assert asked and "OPENAI_API_KEY" in asked[0][0] and "executor" in asked[0][0].lower()
     assert window.runs.runs == {}

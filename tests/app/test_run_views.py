@@ -268,6 +268,7 @@ def test_opening_another_file_leaves_a_past_runs_read_only_view(
 def test_without_a_human_gate_panel_the_window_asks_and_the_answer_goes_to_that_run(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
     window = run_window(qtbot, tmp_path, None, _gate_workflow())
+    window.runs.views.unmount("human")
 
     async def scenario() -> str:
         run_id = await window.runs.start_run({}, {})

@@ -1,0 +1,80 @@
+"""Connects the run docks' own intents to the window, beyond the `RunPanel` contract the controller feeds.
+
+- Human gate: `decision_requested` answers the run that asked (`RunController.submit_human_decision`);
+  `attention_requested` is said in the status bar and raises the dock.
+- Runs: `open_requested` opens that stored run read-only; the list is told which runs are live (they
+  cannot be deleted) and refreshed when a run finishes; a run deleted there leaves the run picker.
+- Memory: given the trace store once it is open, to compare a run's workflow / global memory with
+  what the store holds now.
+- Keys: Settings ▸ Models & Keys opens the keys dialog; a run whose models lack a key opens the
+  missing-keys dialog (store them, then Start run starts the same run again).
+
+Invariant: one function, no state; every dialog is opened with `open()` (the engine shares the loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QDialog
+
+from app.keys_dialog_actions import open_keys_dialog
+from widgets.human_gate import HumanGatePanel
+from widgets.keys import MissingKeysDialog
+from widgets.memory_view import MemoryPanel
+from widgets.runs import RunsPanel
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+
+
+def wire_run_panels(window: MainWindow) -> None:
+    runs = window.runs
+    window.actions_by_name["keys"].triggered.connect(lambda _=False: open_keys_dialog(window))
+    runs.missing_keys_handler = lambda lines, recheck, again: ask_for_keys(window, lines, recheck, again)
+    human = _panel(window, "human", HumanGatePanel)
+    if human is not None:
+        human.decision_requested.connect(
+            lambda node_id, decision, edited, reason: runs.submit_human_decision(node_id, decision, edited, reason))
+        human.attention_requested.connect(lambda message: _attention(window, message))
+    listing = _panel(window, "runs", RunsPanel)
+    if listing is not None:
+        listing.open_requested.connect(runs.open_stored_run)
+        listing.run_deleted.connect(lambda run_id: runs.close_run(run_id) if run_id in runs.runs else None)
+        runs.runs_changed.connect(lambda: listing.set_live_runs({r.run_id for r in runs.live_runs()}))
+        runs.run_finished.connect(lambda _run_id, _status: listing.refresh())
+        runs.run_started.connect(lambda _run_id: listing.refresh())
+    memory = _panel(window, "memory", MemoryPanel)
+    if memory is not None:
+        runs.store_opened.connect(memory.set_store)
+
+
+def _panel(window: MainWindow, name: str, kind: type) -> object | None:
+    dock = window.docks.get(name)
+    widget = dock.widget() if dock is not None else None
+    return widget if isinstance(widget, kind) else None
+
+
+def _attention(window: MainWindow, message: str) -> None:
+    window.statusBar().showMessage(message, 10000)
+    dock = window.docks.get("human")
+    if dock is not None:
+        dock.show()
+        dock.raise_()
+
+
+def ask_for_keys(window: MainWindow, lines: list[str], recheck: Callable[[], list[str]],
+                 start_again: Callable[[], object]) -> MissingKeysDialog:
+    """The missing-keys dialog, non-modal: Start run (enabled once every key is there) starts the run again."""
+    dialog = MissingKeysDialog(lines, recheck, window)
+
+    def done(result: int) -> None:
+        if result == QDialog.DialogCode.Accepted and dialog.ready:
+            start_again()
+        dialog.deleteLater()
+
+    dialog.finished.connect(done)
+    dialog.open()
+    return dialog
+
