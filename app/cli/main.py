@@ -22,6 +22,7 @@ _COMMANDS = {
     "runs": "app.cli.cmd_runs",
     "show": "app.cli.cmd_show",
     "gui": "app.cli.cmd_gui",
+    "keys": "app.cli.cmd_keys",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
@@ -77,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_id", metavar="RUN_ID", help="run id or a unique prefix of it")
     show.add_argument("--db", metavar="PATH", help=_DB_HELP)
     show.add_argument("--events", action="store_true", help="also dump every event as JSON")
+
+    keys = sub.add_parser("keys", help="list, store or delete API keys (never shown)",
+                          description="API keys of providers and servers, kept in the OS keyring.")
+    keys.add_argument("action", nargs="?", choices=("list", "set", "delete"), default="list")
+    keys.add_argument("target", nargs="*", metavar="TARGET",
+                      help="provider name (openai) or server address (https://host/v1)")
 
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop app.")
     gui.add_argument("file", nargs="?", metavar="FILE")

@@ -1,7 +1,8 @@
 """`Gateway`: the one async entry point for every model call, over `litellm.acompletion`.
 
-Per call: resolve the provider (`sim`, `local`, or whatever litellm infers), fetch its key
-(`KeyResolver`, never from the request), call litellm with retries (exponential backoff + jitter on
+Per call: resolve the provider (`sim`, `local`, or whatever litellm infers), fetch the key this
+endpoint may get (`KeyResolver.for_call`: a provider's key only for its own hosts, a server's stored
+key for a node's `api_base`; never from the request), call litellm with retries (exponential backoff + jitter on
 rate limits / 5xx / connection errors / timeouts) under a per-attempt timeout, stream every delta to
 `on_delta`, take usage from the stream, and price the call: litellm's bundled price map first, then
 the user `PriceTable`; unpriced calls cost 0 with `priced=False`. `latency_s` is the wall time of
@@ -41,7 +42,6 @@ from engine.llm.types import (
 
 IN_PROCESS_PROVIDERS = ("sim", "local")
 _OPENAI_NAME = re.compile(r"(gpt-|o\d)")  # model names litellm sends to OpenAI without a prefix
-_NO_KEY_PLACEHOLDER = "no-key"  # OpenAI-compatible local servers (Ollama, llama.cpp, vLLM) ignore it
 
 
 class Gateway:
@@ -65,7 +65,13 @@ class Gateway:
         call can tell (a model without a provider prefix, other than OpenAI's gpt-… / o1… names, which
         litellm sends to OpenAI)."""
         provider = model.split("/", 1)[0] if "/" in model else "openai" if _OPENAI_NAME.match(model) else ""
-        if not provider or provider in IN_PROCESS_PROVIDERS or api_base or not self.keys.needs_key(provider):
+        if api_base and provider not in IN_PROCESS_PROVIDERS:
+            try:
+                self.keys.for_call(provider or "openai", model, api_base)
+            except LLMError as exc:
+                return f"{model} at {api_base}: {exc.reason}"
+            return None
+        if not provider or provider in IN_PROCESS_PROVIDERS or not self.keys.needs_key(provider):
             return None
         if self.keys.get(provider) is not None:
             return None
@@ -84,14 +90,12 @@ class Gateway:
             ) from None
 
     def _key(self, provider: str, request: LLMRequest) -> str | None:
-        """The key for this call: none for in-process providers and for providers litellm authenticates
-        itself (Ollama, cloud credentials); optional with an `api_base` (local OpenAI-compatible
-        servers); otherwise required."""
-        if provider in IN_PROCESS_PROVIDERS or not self.keys.needs_key(provider):
+        """The key for this call: none for in-process providers; otherwise what `KeyResolver.for_call`
+        allows (a provider's key only for its own endpoints, a server's stored key for an `api_base`,
+        never a key over plain http to another machine)."""
+        if provider in IN_PROCESS_PROVIDERS:
             return None
-        if request.api_base:
-            return self.keys.get(provider) or _NO_KEY_PLACEHOLDER
-        return self.keys.require(provider, request.model)
+        return self.keys.for_call(provider, request.model, request.api_base)
 
     async def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> LLMResponse:
         metadata = dict(request.metadata)
@@ -121,7 +125,7 @@ class Gateway:
                 raise LLMTimeoutError(f"timed out after {request.timeout_s:g} s", provider=provider,
                                       model=request.model, attempts=number) from None
             except Exception as exc:
-                hint = f"check {self.keys.env_var(provider)} or the keyring entry for {provider!r}"
+                hint = self.keys.hint(provider, request.api_base)
                 raise to_llm_error(exc, provider=provider, model=request.model, secrets=[key],
                                    attempts=number, auth_hint=hint) from None
             tokens_in, tokens_out = usage

@@ -23,8 +23,13 @@ REPLY = "Hello from the fake server."
 MESSAGES = [{"role": "user", "content": "Say hello."}]
 
 
+def _server_keyring(service: str, user: str) -> str | None:
+    """A keyring holding SECRET for every server (the person stored a key for the fake server)."""
+    return SECRET if user.startswith("server:http://127.0.0.1") else None
+
+
 def _gateway(prices: PriceTable | None = None) -> Gateway:
-    keys = KeyResolver(environ={"OPENAI_API_KEY": SECRET}, keyring_get=None)
+    keys = KeyResolver(environ={"OPENAI_API_KEY": "sk-env-NOT-for-servers-0123456789"}, keyring_get=_server_keyring)
     return Gateway(keys=keys, prices=prices, backoff=Backoff(base_s=0.01, cap_s=0.02))
 
 
@@ -147,7 +152,7 @@ async def test_rejected_key_is_redacted_from_the_error(fake_openai) -> None:
         assert SECRET not in text
         assert SECRET[8:20] not in text
     assert "[REDACTED]" in str(error)
-    assert "OPENAI_API_KEY" in str(error)
+    assert "server:http://127.0.0.1" in str(error)  # the hint names the key that was sent
 
 
 @pytest.mark.asyncio
