@@ -30,7 +30,7 @@ _EPILOG = """examples:
   triadic show 3f2a --events
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
-errors), 2 bad input or usage, 130 interrupted with Ctrl-C."""
+errors), 2 bad input or usage, 3 the run's trace could not be fully recorded, 130 interrupted with Ctrl-C."""
 _DB_HELP = "trace database (default: $TRIADIC_DB or the user data dir)"
 
 
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a workflow with live progress", description="Run a workflow file.")
     run.add_argument("file", metavar="FILE", help="workflow file (*.triadic.json)")
     run.add_argument("--input", "-i", action="append", default=[], metavar="NAME=VALUE",
-                     help="value of a run input (repeatable)")
+                     help="value of a run input (repeatable; VALUE @path reads a file, @- stdin)")
     run.add_argument("--model-override", "-m", action="append", default=[], metavar="ROLE=MODEL",
                      help="use MODEL for every node of ROLE (repeatable)")
     run.add_argument("--db", metavar="PATH", help=_DB_HELP)

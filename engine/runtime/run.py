@@ -37,7 +37,7 @@ from engine.runtime.plan import CompileError, RunPlan
 from engine.runtime.preflight import missing_keys
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.scheduler import GraphExecutor
-from engine.runtime.startup import begin_durably
+from engine.runtime.startup import begin_durably, close_writer
 from engine.runtime.state import RunState
 
 
@@ -196,7 +196,7 @@ class Run:
         hub.close()
         lost: list[str] = []
         if writer is not None:
-            await asyncio.get_running_loop().run_in_executor(None, writer.close)
+            await asyncio.to_thread(close_writer, writer, plan.budget.deadline_s, hub.elapsed())
             lost += getattr(writer, "errors", ())
         lost += (f"a run event consumer failed: {e}" for e in hub.sink_errors)
         lost += [start_problem] if start_problem else []

@@ -8,7 +8,8 @@ worker thread, so the event loop, and a GUI on it, keeps going). Subscribers (th
 shown `RunStarted` only once it is committed, so a run anyone saw start is never lost. The run's deadline window opens
 after it, so neither counts against the run's time. A store that cannot commit within
 `COMMIT_WAIT_S` (e.g. a write lock held by another process) does not hold the run up longer: the
-problem is returned for the run's `recording_errors`.
+problem is returned for the run's `recording_errors`; at the end `close_writer` waits for the writer
+at most until the run's deadline (or `CLOSE_WAIT_S`), then gives up saying what was not stored.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from engine.runtime.plan import RunPlan
 from engine.runtime.preflight import models_in_use
 
 COMMIT_WAIT_S = 10.0
+CLOSE_WAIT_S = 15.0  # without a deadline: longer than the store's busy timeout (10 s)
+MIN_CLOSE_WAIT_S = 2.0
 
 
 def _load_code(models: list[str]) -> None:
@@ -60,4 +63,15 @@ async def _begin(hub: EventHub, writer: Any, plan: RunPlan, overrides: Mapping[s
     return None
 
 
-__all__ = ["COMMIT_WAIT_S", "begin_durably"]
+def close_writer(writer: Any, deadline_s: float | None, elapsed_s: float) -> None:
+    """Close the run's trace writer, waiting at most what is left of the run's deadline (at least
+    `MIN_CLOSE_WAIT_S`), or `CLOSE_WAIT_S`: a store locked by another process does not hold the run's
+    end; the writer reports what it could not store (blocking: call it in a worker thread)."""
+    wait = max(MIN_CLOSE_WAIT_S, deadline_s - elapsed_s) if deadline_s else CLOSE_WAIT_S
+    try:
+        writer.close(timeout=wait)
+    except TypeError:  # a writer without a bounded close
+        writer.close()
+
+
+__all__ = ["CLOSE_WAIT_S", "COMMIT_WAIT_S", "begin_durably", "close_writer"]
