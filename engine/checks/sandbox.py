@@ -203,6 +203,16 @@ async def run_sandboxed(
         await asyncio.to_thread(shutil.rmtree, root, True)
 
 
+async def run_process(argv: Sequence[str], *, stdin: bytes, timeout_s: float, cwd: str,
+                      env: Mapping[str, str], limits: SandboxLimits) -> SandboxResult:
+    """Run the engine's own code (never subject code) in a child bounded like a sandboxed one — clean
+    environment plus `env`, CPU / memory / file / output limits, killed with its group on the timeout
+    or a cancel — but without namespaces or a user switch (`engine.checks.bounded`)."""
+    base = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+    nproc = _tasks_of(os.geteuid()) + limits.extra_processes
+    return await _run(argv, stdin, Path(cwd), base | dict(env), limits, _preexec(limits, None, nproc), timeout_s)
+
+
 async def _spawn(argv: Sequence[str], cwd: Path, env: dict[str, str],
                  preexec: Callable[[], None]) -> asyncio.subprocess.Process:
     """Start the child; a cancel that lands while it starts still kills it (and its group)."""
