@@ -73,10 +73,10 @@ def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = N
               f"tokens in/out {fmt.tokens(board.tokens_in, board.tokens_out)}, cost {fmt.cost(board.cost_usd)}",
               soft_wrap=True)
     if board.reason:
-        out.print(f"reason: {board.reason}", markup=False, soft_wrap=True)
+        out.print(f"reason: {fmt.safe(board.reason)}", markup=False, soft_wrap=True)
     for problem in board.problems:  # a trace that is not complete is said even in brief
         if not brief or problem.startswith("not recorded"):
-            out.print(f"problem: {problem}", markup=False, soft_wrap=True)
+            out.print(f"problem: {fmt.safe(problem)}", markup=False, soft_wrap=True)
     if not brief:
         out.print(node_table(board))
         if board.verdicts:
