@@ -12,7 +12,9 @@ Invariants: litellm is imported on the first call (in a worker thread), not at i
 typed `LLMError`s naming provider and model with any key scrubbed; the request metadata reaches only
 in-process providers (`sim`, `local`), never a remote API. If a stream breaks and is retried,
 `on_delta` sees the retried attempt's deltas again from the start, announced by
-`on_delta.restart(attempt)` when the callback has it (see `StreamAttempts`).
+`on_delta.restart(attempt)` when the callback has it (see `StreamAttempts`). A stream that ends
+without the provider's finish (a cut connection) is a retryable error, never a complete reply; a
+429's `Retry-After` sets the wait before the retry (`engine.llm.retry`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from engine.llm.types import (
     LLMRequest,
     LLMResponse,
     LLMTimeoutError,
+    ProviderUnavailableError,
     stream_attempts,
 )
 
@@ -164,6 +167,10 @@ class Gateway:
                         if on_delta is not None:
                             on_delta(delta.content)
                 usage_seen = getattr(chunk, "usage", None) or usage_seen
+            if provider not in IN_PROCESS_PROVIDERS and _stream_cut(response):
+                raise ProviderUnavailableError("the reply stream ended without its end (connection cut?); "
+                                               f"{len(pieces)} pieces received", provider=provider,
+                                               model=request.model)
             if provider in IN_PROCESS_PROVIDERS and usage_seen is not None and not tools_seen:
                 # Fast path: in-process providers are priced without a response object, skip the rebuild.
                 tokens = (int(usage_seen.prompt_tokens or 0), int(usage_seen.completion_tokens or 0))
@@ -195,6 +202,13 @@ class Gateway:
         except Exception:  # ModelNotMappedError and friends: litellm has no price for this model
             cost = self.prices.cost(price_model, tokens_in, tokens_out)
             return (0.0, False) if cost is None else (cost, True)
+
+
+def _stream_cut(stream: Any) -> bool:
+    """Whether litellm's stream ended without the provider's end (no finish reason ever arrived: the
+    connection was cut). litellm then makes up finish_reason "stop" for the reply it rebuilds."""
+    received = getattr(stream, "received_finish_reason", "unknown")
+    return received is None and getattr(stream, "intermittent_finish_reason", None) is None
 
 
 __all__ = ["Gateway"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -244,3 +245,30 @@ async def test_the_first_call_imports_litellm_without_stopping_the_loop(fake_ope
     response, ticks = await ticks_while(_gateway().complete(_request(fake_openai.url, stream=False)))
     assert response.content == REPLY
     assert ticks >= 10  # the loop ran on while the import took its time
+
+
+@pytest.mark.asyncio
+async def test_a_429_with_retry_after_waits_as_long_as_asked(fake_openai) -> None:
+    fake_openai.script[:] = [("retry-after", 429, "1.5")]
+    seen: list[float] = []
+
+    class Listener(_Receiver):
+        def retrying(self, attempt: int, error: Exception, delay_s: float) -> None:
+            seen.append(delay_s)
+
+    started = time.monotonic()
+    response = await _gateway().complete(_request(fake_openai.url, retries=2), Listener())
+    assert response.content.strip() == REPLY
+    assert seen and seen[0] >= 1.5  # the backoff alone would have waited ~0.01 s
+    assert time.monotonic() - started >= 1.5
+
+
+@pytest.mark.asyncio
+async def test_a_stream_cut_before_its_end_is_not_a_complete_reply(fake_openai) -> None:
+    fake_openai.script[:] = ["cut", "cut", "cut"]
+    with pytest.raises(ProviderUnavailableError, match="ended without its end"):
+        await _gateway().complete(_request(fake_openai.url, retries=2))
+    assert len(fake_openai.requests) == 3  # retried, then given up on
+    fake_openai.script[:] = ["cut"]
+    response = await _gateway().complete(_request(fake_openai.url, retries=1))
+    assert response.content.strip() == REPLY  # the retry got the whole reply
