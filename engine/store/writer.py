@@ -6,7 +6,9 @@ Invariants:
 - a batch is written when `batch_size` events are waiting or `flush_interval_s` (≤ 0.1 s) after its
   first event arrived, whichever comes first — so a stored event is at most ~0.1 s + one write behind;
   `append_many` hands a whole list over in one queue operation (one thread wake-up, not one per event),
-  and such a list is already a batch: it is written as soon as the queue holds nothing more;
+  and such a list (the run hub's batch, already up to 50 ms old, even of one event) is already a batch:
+  it is written as soon as the queue holds nothing more, so a run's event is stored ~50 ms + one write
+  after it happened;
 - `flush()` returns once every event appended before the call is committed (or the writer died);
 - `close()` flushes and stops the thread; it is idempotent and also runs at interpreter exit; with a
   timeout it gives up waiting (a database locked by another process) and reports what was not stored;
@@ -168,7 +170,7 @@ class TraceWriter:
                 elif isinstance(entry, tuple):
                     chunks.append(entry)
                     count += len(entry[0])
-                    if len(entry[0]) > 1:  # a hand-off that is already a batch: write what is here now
+                    if len(entry[0]) > 1 or isinstance(entry[0], list):  # already a batch (the hub's): write now
                         deadline = 0.0
                 if stopping or waiters or count >= self._batch_size:
                     break
