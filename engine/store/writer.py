@@ -222,5 +222,6 @@ class _Call:
         try:
             self.job()
         except Exception as exc:  # recorded like a write error, never raised into the thread
-            report([f"{self.what}: {type(exc).__name__}: {exc}"])
+            cause = getattr(exc, "orig", None) or exc  # the driver's message, not SQLAlchemy's SQL and link
+            report([f"{self.what}: {type(exc).__name__}: {cause}"])
 
