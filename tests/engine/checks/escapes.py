@@ -2,7 +2,8 @@
 
 `python -m tests.engine.checks.escapes` plays the engine: it holds a secret in its own environment
 (as an API key would be), has a HOME with a secret under ~/.config, listens on 127.0.0.1, counts
-the signals it gets, then runs each attempt through `run_sandboxed` and prints one JSON object:
+the signals it gets, then runs each attempt through `run_sandboxed` (also: 2 GiB of memory, 200
+processes, past the default limits) and prints one JSON object:
 {"user": ..., "strength": ..., "attempts": {name: escaped?}}. Standard library + `engine.checks`
 only, so it also runs under the system Python as an unprivileged user (tests and tests/perf run it
 as root and, via `setpriv`, as `nobody`).
@@ -64,6 +65,9 @@ async def _attempts() -> dict[str, bool]:
                                 f"print(open('/proc/{pid}/environ','rb').read().decode('latin-1'))"),
         "read_user_home": f"print(open({str(home_secret)!r}).read())",
         "signal_engine": f"import os, signal; os.kill({pid}, signal.SIGUSR1)",
+        "unbounded_memory": "x = bytearray(2 << 30); print('ALLOCATED')",
+        "unbounded_processes": ("import os, time\nkids = 0\nfor _ in range(200):\n    if os.fork() == 0:\n"
+                                "        time.sleep(2); os._exit(0)\n    kids += 1\nprint('FORKED', kids)"),
         "outlive_with_setsid": (f"import subprocess; subprocess.Popen(['setsid', 'sh', '-c', "
                                 f"'sleep 30; : escape-{marker}'], start_new_session=True)"),
     }
@@ -83,6 +87,10 @@ async def _attempts() -> dict[str, bool]:
             path.unlink(missing_ok=True)
         elif name.startswith("read_"):
             escaped[name] = secret in out
+        elif name == "unbounded_memory":
+            escaped[name] = "ALLOCATED" in result.stdout
+        elif name == "unbounded_processes":
+            escaped[name] = "FORKED 200" in result.stdout
         elif name == "signal_engine":
             time.sleep(0.2)
             escaped[name] = bool(signals)

@@ -43,7 +43,7 @@ def test_no_escape_as_the_engines_user() -> None:
     report = run_harness()
     assert report["strength"].startswith("strong:")
     assert [name for name, escaped in report["attempts"].items() if escaped] == []
-    assert len(report["attempts"]) == 7
+    assert len(report["attempts"]) == 9
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="already a normal user: the test above covers it")
