@@ -19,6 +19,10 @@ def execute(args: argparse.Namespace) -> int:
     from engine.llm.keys import KeyStoreError, delete_key, list_keys, store_key
 
     if args.action == "list":
+        from engine.llm.keys import keyring_problem
+
+        if (problem := keyring_problem()) is not None:
+            print(f"note: {problem}", file=sys.stderr)
         for status in list_keys(args.target or ()):
             where = status.source or "not set"
             hint = f" (${status.env_var})" if status.env_var and not status.is_set else ""

@@ -151,8 +151,9 @@ class KeyResolver:
         """Where the key a rejected call carried came from, to say what to check."""
         if api_base and not (self.needs_key(provider) and is_provider_host(provider, api_base)):
             try:
-                return f"check the key stored for this server (keyring service {KEYRING_SERVICE!r}, " \
-                       f"user {server_user(api_base)!r})"
+                user = server_user(api_base)
+                return (f"check the key stored for this server (`triadic keys set {user.removeprefix(SERVER_PREFIX)}`;"
+                        f" keyring service {KEYRING_SERVICE!r}, user {user!r})")
             except ValueError:
                 return "check the server address"
         return f"check {self.env_var(provider)} or the keyring entry for {provider!r}"
@@ -166,7 +167,7 @@ class KeyResolver:
 
     def no_key_message(self, provider: str) -> str:
         return (f"no API key: set the environment variable {self.env_var(provider)} or store it with "
-                f"`keyring set {KEYRING_SERVICE} {provider}`")
+                f"`triadic keys set {provider}`")
 
 
 def _target(target: str) -> tuple[str, str]:
