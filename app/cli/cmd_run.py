@@ -3,8 +3,10 @@
 Order of checks (each failure a one-line `CliError`, exit 2, nothing run or stored): flag syntax →
 model-override roles → the file loads → it validates → input names exist → it compiles. Then the run
 goes through `app.cli.drive.drive_run` on a fresh asyncio loop. Exit 0 when the run succeeded, 1 when
-it failed / was cancelled / exceeded a budget, 130 when the user pressed Ctrl-C (the run is cancelled
-cleanly and the store closed, so the DB stays consistent).
+it failed / was cancelled / exceeded a budget, 3 when part of its trace could not be recorded (a final
+`problem:` line on stderr; with --json a last `recording_incomplete` object), 130 when the user pressed
+Ctrl-C (the run is cancelled cleanly and the store closed, so the DB stays consistent). `--input`
+values may come from a file (`NAME=@path`) or stdin (`NAME=@-`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import asyncio
 import sys
 from pathlib import Path
 
-from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, CliError
+from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_RECORDED, EXIT_OK, CliError
+from app.cli.input_values import resolve_inputs
 from app.cli.options import apply_run_limits, check_inputs, check_overrides, parse_pairs
 from app.cli.workflow_file import errors_of, load, problem_lines
 
 
 def execute(args: argparse.Namespace) -> int:
     inputs = parse_pairs(args.input, "--input", "NAME=VALUE, e.g. --input goal='Write a haiku'")
+    inputs = resolve_inputs(inputs)
     overrides = parse_pairs(args.model_override, "--model-override", "ROLE=MODEL, e.g. executor=sim/default")
     check_overrides(overrides)
     workflow = load(args.file)
@@ -46,7 +50,7 @@ def execute(args: argparse.Namespace) -> int:
 
     from app.cli.drive import RunOptions, drive_run
     from app.cli.store_access import open_store
-    from app.cli.summary import print_summary
+    from app.cli.summary import print_summary, report_not_recorded
 
     store, db_path = open_store(args.db)
     options = RunOptions(inputs=dict(inputs), model_overrides=overrides, json=args.json, quiet=args.quiet,
@@ -63,4 +67,7 @@ def execute(args: argparse.Namespace) -> int:
     if outcome.interrupted:
         print("triadic: interrupted — the run was cancelled and its trace kept", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if outcome.result.recording_errors:
+        report_not_recorded(outcome.result, db_path, as_json=args.json)
+        return EXIT_NOT_RECORDED
     return EXIT_OK if outcome.board.status == "succeeded" else EXIT_FAILED

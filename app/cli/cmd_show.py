@@ -6,7 +6,6 @@ id prefix is accepted; an unknown or ambiguous id is a `CliError` naming the dat
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +53,7 @@ def execute(args: argparse.Namespace) -> int:
             console.print(fmt.text(value), markup=False, soft_wrap=True)
         if args.events:
             for event in store.iter_events(run.id):
-                print(json.dumps(event.to_record(), ensure_ascii=False, default=str))
+                print(fmt.json_line(event.to_record()))
     finally:
         store.close()
     return EXIT_OK
@@ -76,7 +75,7 @@ def _print_summary(console: Console, run: RunSummary, path: Path) -> None:
         lines.append(f"fork of: {run.fork_of} at event {run.fork_at_seq}")
     lines.append(f"db: {path}")
     for line in lines:
-        console.print(line, markup=False, soft_wrap=True)
+        console.print(fmt.safe(line), markup=False, soft_wrap=True)
 
 
 def _memory_table(writes: list[MemoryEntry]) -> Table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_NOT_RECORDED = 3  # the run ran, but part of its trace could not be stored
 EXIT_INTERRUPTED = 130
 
 

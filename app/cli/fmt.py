@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -71,14 +72,31 @@ def when(value: Any) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def safe(text: str) -> str:
+    """`text` with terminal control characters (ESC, CSI, BEL, CR, ...) shown as `\\xNN` instead of
+    acting on the terminal: inputs and model output are not trusted to drive it. Newlines and tabs stay."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def json_line(record: Any) -> str:
+    """One JSON object per line; C1 controls (which JSON leaves raw) escaped too, so a terminal showing
+    the line is never driven by it."""
+    line = json.dumps(record, ensure_ascii=False, default=str)
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+
+
 def text(value: Any) -> str:
-    """A value as readable text: strings as-is, everything else as indented JSON."""
+    """A value as readable, terminal-safe text: strings as-is, everything else as indented JSON."""
     if isinstance(value, str):
-        return value
+        return safe(value)
     try:
-        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+        return safe(json.dumps(value, indent=2, ensure_ascii=False, default=str))
     except (TypeError, ValueError):
-        return repr(value)
+        return safe(repr(value))
 
 
 def one_line(value: Any, limit: int = 100) -> str:

@@ -27,6 +27,7 @@ _COMMANDS = {
     "fork": "app.cli.cmd_fork",
     "diff": "app.cli.cmd_diff",
     "check-determinism": "app.cli.cmd_determinism",
+    "keys": "app.cli.cmd_keys",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
@@ -38,7 +39,8 @@ _EPILOG = """examples:
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
-errors; diff: the runs differ; check-determinism: a node's output varied), 2 bad input or usage, 130 interrupted with Ctrl-C."""
+errors; diff: the runs differ; check-determinism: a node's output varied), 2 bad input or usage, 3 the run's
+trace could not be fully recorded, 130 interrupted with Ctrl-C."""
 _DB_HELP = "trace database (default: $TRIADIC_DB or the user data dir)"
 
 
@@ -57,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a workflow with live progress", description="Run a workflow file.")
     run.add_argument("file", metavar="FILE", help="workflow file (*.triadic.json)")
     run.add_argument("--input", "-i", action="append", default=[], metavar="NAME=VALUE",
-                     help="value of a run input (repeatable)")
+                     help="value of a run input (repeatable; VALUE @path reads a file, @- stdin)")
     run.add_argument("--model-override", "-m", action="append", default=[], metavar="ROLE=MODEL",
                      help="use MODEL for every node of ROLE (repeatable)")
     run.add_argument("--db", metavar="PATH", help=_DB_HELP)
@@ -90,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parsers(sub, _DB_HELP)
     add_diff_parser(sub, _DB_HELP)
     add_determinism_parser(sub, _DB_HELP)
+    keys = sub.add_parser("keys", help="list, store or delete API keys (never shown)",
+                          description="API keys of providers and servers, kept in the OS keyring.")
+    keys.add_argument("action", nargs="?", choices=("list", "set", "delete"), default="list")
+    keys.add_argument("target", nargs="*", metavar="TARGET",
+                      help="provider name (openai) or server address (https://host/v1)")
 
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop app.")
     gui.add_argument("file", nargs="?", metavar="FILE")

@@ -14,7 +14,6 @@ Every reporter has `on_event`, `pause`/`resume` (around a terminal prompt) and `
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import IO
@@ -58,7 +57,7 @@ class JsonReporter(QuietReporter):
 
     def on_event(self, event: ev.Event) -> None:
         out = self._out or sys.stdout
-        out.write(json.dumps(event.to_record(), ensure_ascii=False, default=str) + "\n")
+        out.write(fmt.json_line(event.to_record()) + "\n")
         out.flush()
 
 
@@ -70,7 +69,7 @@ class PlainReporter(QuietReporter):
 
     def _write(self, text: str) -> None:
         out = self._out or sys.stdout
-        out.write(text)
+        out.write(fmt.safe(text))
         out.flush()
 
     def _line(self, event: ev.Event, text: str) -> None:
@@ -106,7 +105,7 @@ class LiveReporter(QuietReporter):
     def on_event(self, event: ev.Event) -> None:
         line = plain_line(self.board, event)
         if line is not None and not (isinstance(event, ev.NodeStateChanged) and event.state in _IN_TABLE):
-            text = Text(f"[{event.ts:7.2f}s] {line}")
+            text = Text(f"[{event.ts:7.2f}s] {fmt.safe(line)}")
             if self._paused:
                 self._held.append(text)
             else:

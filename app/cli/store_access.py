@@ -29,9 +29,14 @@ def open_store(option: str | None, *, must_exist: bool = False) -> tuple[TraceSt
     from engine.store.records import StoreOpenError
 
     path = db_path(option)
-    if must_exist and not path.exists():
+    try:
+        exists, is_dir = path.exists(), path.is_dir()  # raise PermissionError for a folder we may not enter
+    except OSError as exc:
+        raise CliError(f"cannot open trace database {path}: {exc.strerror or exc} (choose another path with "
+                       "--db or TRIADIC_DB)") from None
+    if must_exist and not exists:
         raise CliError(f"no trace database at {path} (run a workflow first, or pass --db PATH)")
-    if path.is_dir():
+    if is_dir:
         raise CliError(f"--db {path}: is a directory, expected a database file")
     try:
         store = open_trace_store(path)

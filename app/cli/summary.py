@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Console
 from rich.table import Table
@@ -18,6 +18,10 @@ from app.cli.board import RunBoard
 
 _STATUS_STYLE = {"succeeded": "bold green", "failed": "bold red", "cancelled": "bold magenta",
                  "budget_exceeded": "bold yellow", "interrupted": "bold magenta"}
+
+
+if TYPE_CHECKING:
+    from engine.runtime import RunResult
 
 
 def node_table(board: RunBoard) -> Table:
@@ -69,10 +73,10 @@ def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = N
               f"tokens in/out {fmt.tokens(board.tokens_in, board.tokens_out)}, cost {fmt.cost(board.cost_usd)}",
               soft_wrap=True)
     if board.reason:
-        out.print(f"reason: {board.reason}", markup=False, soft_wrap=True)
+        out.print(f"reason: {fmt.safe(board.reason)}", markup=False, soft_wrap=True)
     for problem in board.problems:  # a trace that is not complete is said even in brief
         if not brief or problem.startswith("not recorded"):
-            out.print(f"problem: {problem}", markup=False, soft_wrap=True)
+            out.print(f"problem: {fmt.safe(problem)}", markup=False, soft_wrap=True)
     if not brief:
         out.print(node_table(board))
         if board.verdicts:
@@ -82,3 +86,17 @@ def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = N
         out.print(fmt.text(value), markup=False, soft_wrap=True)
     out.print(f"run id: {board.run_id}", markup=False, soft_wrap=True)
     out.print(f"db: {db_path}", markup=False, soft_wrap=True)
+
+
+def report_not_recorded(result: RunResult, db_path: Path, *, as_json: bool) -> None:
+    """The last word of a run whose trace is incomplete: a JSON object (--json) on stdout, and always a
+    final `problem:` line on stderr (exit code 3, see cmd_run)."""
+    import json
+    import sys
+
+    lost = result.recording_errors
+    if as_json:
+        print(json.dumps({"kind": "recording_incomplete", "run_id": result.run_id, "status": result.status,
+                          "problems": lost[:20], "problem_count": len(lost), "db": str(db_path)}), flush=True)
+    print(f"triadic: problem: the run {result.status} but its trace in {db_path} is incomplete — "
+          f"{len(lost)} problem(s) recording it; first: {lost[0]}", file=sys.stderr, flush=True)

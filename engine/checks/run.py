@@ -12,7 +12,7 @@ from typing import Any
 from engine.checks.command_check import check_command
 from engine.checks.expression import check_python, check_regex
 from engine.checks.sandbox import SandboxLimits
-from engine.checks.schema_check import check_json_schema
+from engine.checks.schema_check import check_json_schema_bounded
 from engine.checks.sql_check import check_sql
 from engine.checks.verdict import Verdict, broken
 
@@ -37,7 +37,7 @@ async def _dispatch(kind: str, expression: str, subject: Any, *, timeout_s: floa
     if kind == "python":
         return await check_python(expression, subject, timeout_s=timeout_s, workdir=workdir, limits=limits)
     if kind == "json_schema":
-        return check_json_schema(expression, subject)
+        return await check_json_schema_bounded(expression, subject, timeout_s=timeout_s)
     if kind == "regex":
         return await check_regex(expression, subject, timeout_s=timeout_s, limits=limits)
     if kind == "command":

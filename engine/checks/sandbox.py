@@ -1,6 +1,9 @@
 """Run untrusted code in a sandboxed subprocess: the only place checks execute subject code.
 
-Invariants:
+How strong the isolation is depends on the platform (`engine.checks.isolation`): with bubblewrap
+and user namespaces the child has no network, no view of the engine's processes, environment or
+the user's files, and dies with the engine; without them a weaker, process-level sandbox runs and
+says so (`sandbox_strength()`, a logged warning). Invariants at both levels:
 - the child gets a minimal environment built from scratch (PATH, HOME, LANG, TMPDIR and the
   caller's explicit `env`); nothing of the parent's environment (API keys, tokens) reaches it;
 - it runs in a fresh temporary directory (a copy of `workdir` when one is given, so a check can
@@ -8,8 +11,9 @@ Invariants:
 - resource limits (RLIMIT_CPU, RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_NPROC) are set in the child before
   exec; when the engine runs as root the child drops to the `nobody` user, because the kernel
   ignores RLIMIT_NPROC for root;
-- the child leads its own process group; on a wall timeout or an output flood the whole group is
-  killed, and stragglers are killed when the leader exits, so nothing outlives the call;
+- the child leads its own process group; on a wall timeout, an output flood or a cancel (also one
+  that lands while the process starts) the whole group is killed (with namespaces: the whole PID
+  namespace, `setsid` children included), and stragglers are killed when the leader exits;
 - output is capped: past `output_cap` bytes the group is killed and `output_truncated` is set.
 """
 
@@ -30,6 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine.checks.isolation import INSIDE_DIR, bwrap_argv, describe, drop_to, isolation, warn_if_weak
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 _SYSTEM_PYTHONS = ("/usr/local/bin/python3", "/usr/bin/python3")
@@ -99,18 +105,24 @@ def _tasks_of(uid: int) -> int:
     return count
 
 
+def sandbox_strength(limits: SandboxLimits | None = None) -> str:
+    """One line saying how isolated checks that run code are here ("strong: ..." / "weak: ...").
+
+    Qt-free, for the inspector of nodes that run code; the first call probes bubblewrap (~10 ms)."""
+    return describe(isolation(_sandbox_uid(limits or SandboxLimits())))
+
+
 def _preexec(limits: SandboxLimits, uid: int | None, nproc: int) -> Callable[[], None]:
     cpu = max(1, limits.cpu_s)
+    switch = drop_to(uid)
 
     def apply() -> None:  # runs in the child between fork and exec
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if uid is not None:
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
+        if switch is not None:
+            switch()
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
     return apply
@@ -167,36 +179,73 @@ async def run_sandboxed(
     """
     limits = limits or SandboxLimits()
     uid = _sandbox_uid(limits)
-    root = await asyncio.to_thread(_prepare_dir, workdir, uid, sandbox_python(limits))
+    iso = await asyncio.to_thread(isolation, uid)
+    if iso.level != "namespaces" and os.environ.get("TRIADIC_SANDBOX", "").strip().lower() == "bwrap":
+        raise OSError(f"TRIADIC_SANDBOX=bwrap but {iso.reason}")
+    warn_if_weak(iso)
+    python = sandbox_python(limits)
+    root = await asyncio.to_thread(_prepare_dir, workdir, uid, python)
     try:
         for name, content in (files or {}).items():
             (root / name).write_bytes(content)
             if uid is not None:
                 os.chown(root / name, uid, uid)
-        base = {"PATH": f"{root / '.bin'}:{SAFE_PATH}", "HOME": str(root),
-                "TMPDIR": str(root), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
-                "PYTHONIOENCODING": "utf-8"}
-        child_env = base | {k: v.replace("{dir}", str(root)) for k, v in (env or {}).items()}
+        inside = INSIDE_DIR if iso.bwrap else str(root)
+        base = {"PATH": f"{inside}/.bin:{SAFE_PATH}", "HOME": inside, "TMPDIR": inside,
+                "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+        child_env = base | {k: v.replace("{dir}", inside) for k, v in (env or {}).items()}
         nproc = _tasks_of(os.geteuid() if uid is None else uid) + limits.extra_processes
+        if iso.bwrap:  # bwrap clears the environment and sets the child's own inside
+            argv, child_env = bwrap_argv(iso.bwrap, root, python, child_env, argv), {"PATH": SAFE_PATH}
+            nproc += 2  # bwrap and its init
         return await _run(argv, stdin, root, child_env, limits, _preexec(limits, uid, nproc), timeout_s)
     finally:
         await asyncio.to_thread(shutil.rmtree, root, True)
 
 
+async def run_process(argv: Sequence[str], *, stdin: bytes, timeout_s: float, cwd: str,
+                      env: Mapping[str, str], limits: SandboxLimits) -> SandboxResult:
+    """Run the engine's own code (never subject code) in a child bounded like a sandboxed one — clean
+    environment plus `env`, CPU / memory / file / output limits, killed with its group on the timeout
+    or a cancel — but without namespaces or a user switch (`engine.checks.bounded`)."""
+    base = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+    nproc = _tasks_of(os.geteuid()) + limits.extra_processes
+    return await _run(argv, stdin, Path(cwd), base | dict(env), limits, _preexec(limits, None, nproc), timeout_s)
+
+
+async def _spawn(argv: Sequence[str], cwd: Path, env: dict[str, str],
+                 preexec: Callable[[], None]) -> asyncio.subprocess.Process:
+    """Start the child; a cancel that lands while it starts still kills it (and its group)."""
+    spawn = asyncio.ensure_future(asyncio.create_subprocess_exec(
+        *argv, cwd=cwd, env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, preexec_fn=preexec, start_new_session=True, close_fds=True))
+    try:
+        return await asyncio.shield(spawn)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            proc = await asyncio.wait_for(asyncio.shield(spawn), 5.0)  # fork/exec: milliseconds
+            _kill_group(proc.pid)
+            await asyncio.wait_for(proc.wait(), 1.0)  # a setsid child (process level) holds pipes
+        raise
+
+
+async def _feed(proc: asyncio.subprocess.Process, data: bytes) -> None:
+    assert proc.stdin is not None
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        proc.stdin.write(data)
+        await proc.stdin.drain()
+        proc.stdin.close()
+
+
 async def _run(argv: Sequence[str], stdin: bytes, cwd: Path, env: dict[str, str], limits: SandboxLimits,
                preexec: Callable[[], None], timeout_s: float) -> SandboxResult:
     started = time.perf_counter()
-    proc = await asyncio.create_subprocess_exec(
-        *argv, cwd=cwd, env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, preexec_fn=preexec, start_new_session=True, close_fds=True)
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc = await _spawn(argv, cwd, env, preexec)
+    assert proc.stdout is not None and proc.stderr is not None
     out, err, budget, overflow = bytearray(), bytearray(), [limits.output_cap], asyncio.Event()
     readers = asyncio.gather(_read_capped(proc.stdout, out, budget, overflow),
                              _read_capped(proc.stderr, err, budget, overflow))
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-        proc.stdin.write(stdin)
-        await proc.stdin.drain()
-        proc.stdin.close()
+    feeder = asyncio.ensure_future(_feed(proc, stdin))  # a child that never reads stdin cannot block us
     overflow_wait = asyncio.ensure_future(overflow.wait())
     exit_wait = asyncio.ensure_future(proc.wait())
     try:
@@ -207,7 +256,8 @@ async def _run(argv: Sequence[str], stdin: bytes, cwd: Path, env: dict[str, str]
         timed_out = killed and not overflow.is_set()
         _kill_group(proc.pid)
         overflow_wait.cancel()
-        # bounded: a descendant that left the group may hold the pipes open
+        feeder.cancel()
+        # bounded: a descendant that left the group may hold the pipes open (process level only)
         ending: set[asyncio.Future[Any]] = {exit_wait, readers}
         await asyncio.wait(ending, timeout=3.0)
         readers.cancel()

@@ -1,6 +1,9 @@
 """JSON-schema check: the subject is parsed as JSON and validated with `jsonschema`.
 
-Runs in the engine process (validation executes no subject code). Every validation error becomes a
+Validation executes no subject code but can run for minutes (a backtracking `pattern`) and holds the
+GIL while it does, so `check_json_schema_bounded` runs a schema with a `pattern` in a killable child
+process (`engine.checks.bounded`) held to the check's timeout and a memory cap, and any other schema in
+a worker thread (no regular expression: linear work, the loop keeps its turns). Every validation error becomes a
 reason naming the JSON path where it occurred ("$.items[2].price: -1 is less than the minimum of 0").
 A schema that is not valid JSON or not a valid schema is the author's mistake: "reject".
 """
@@ -61,3 +64,40 @@ def check_json_schema(expression: str, subject: Any) -> Verdict:
     if len(errors) > MAX_REASONS:
         reasons.append(f"... and {len(errors) - MAX_REASONS} more errors")
     return revise(*reasons)
+
+
+def verdict_record(expression: str, subject: Any) -> dict[str, Any]:
+    """`check_json_schema` as a JSON-able record (what the bounded child process returns)."""
+    verdict = check_json_schema(expression, subject)
+    return {**verdict.to_record(), "broken": verdict.broken}
+
+
+async def check_json_schema_bounded(expression: str, subject: Any, *, timeout_s: float) -> Verdict:
+    """`check_json_schema` off the event loop and held to `timeout_s`: a schema with a regular
+    expression (`pattern`, `patternProperties`) is validated in a child process killed at the timeout
+    (~0.2 s to start); one without — linear work that lets the loop run — in a worker thread (~1 ms)."""
+    import asyncio
+
+    from engine.checks.bounded import call_bounded
+
+    if '"pattern' not in expression:
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(check_json_schema, expression, subject), timeout_s)
+        except TimeoutError:
+            return revise(f"validating the subject against the schema did not finish within {timeout_s:g} s")
+    status, value = await call_bounded("engine.checks.schema_check:verdict_record",
+                                       {"expression": expression, "subject": _jsonable(subject)}, timeout_s=timeout_s)
+    if status == "ok":
+        verdict = Verdict.from_record(value)
+        return broken(*verdict.reasons) if value.get("broken") else verdict
+    if status == "timeout":
+        return revise(f"validating the subject against the schema {value} (a backtracking pattern?)")
+    return broken(f"the json_schema check could not run: {value}")
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return json.dumps(value, default=str)

@@ -10,8 +10,10 @@ rest of the text):  `db=shop.sqlite; max_rows=200; expect=len(rows) > 0 and colu
   runs approves.
 
 Read-only three times over: the file is opened with a `mode=ro` URI, `PRAGMA query_only` is on,
-and an authorizer refuses everything but reading (no INSERT/UPDATE/DROP/ATTACH/PRAGMA). A progress
-handler aborts queries past the timeout. SQLite errors ask for a revision quoting SQLite's message
+and an authorizer refuses everything but reading (no INSERT/UPDATE/DROP/ATTACH/PRAGMA). The query runs
+in a killable child process (`engine.checks.bounded`) with a memory cap (`SQL_MEMORY`) and the check's
+timeout; inside it a progress handler aborts queries past the timeout and SQLite refuses strings or
+blobs over `MAX_VALUE_BYTES` ("string or blob too big"). SQLite errors ask for a revision quoting SQLite's message
 (and, for unknown tables/columns, the schema) so an author model can heal its query.
 """
 
@@ -24,11 +26,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engine.checks.bounded import call_bounded
 from engine.checks.expression import evaluate, problem_verdict, verdict_from_value
 from engine.checks.sandbox import SandboxLimits
 from engine.checks.verdict import Verdict, approve, broken, revise
 
 DEFAULT_MAX_ROWS = 1000
+SQL_MEMORY = 512 << 20
+MAX_VALUE_BYTES = 16 << 20
 _READ_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
                  getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
 
@@ -80,6 +85,7 @@ def run_query(path: Path, query: str, *, max_rows: int, timeout_s: float
     conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=min(timeout_s, 5.0))
     try:
         conn.execute("PRAGMA query_only = ON")
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         conn.set_authorizer(_authorize)
         deadline = time.monotonic() + timeout_s
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 1000)
@@ -90,6 +96,15 @@ def run_query(path: Path, query: str, *, max_rows: int, timeout_s: float
         return columns, rows, len(fetched) > max_rows
     finally:
         conn.close()
+
+
+def query_record(path: str, query: str, max_rows: int, timeout_s: float) -> dict[str, Any]:
+    """`run_query` as a JSON-able record, SQLite's error included (what the bounded child returns)."""
+    try:
+        columns, rows, cut = run_query(Path(path), query, max_rows=max_rows, timeout_s=timeout_s)
+    except sqlite3.Error as exc:
+        return {"sqlite_error": str(exc)}
+    return {"columns": columns, "rows": rows, "cut": cut}
 
 
 def strip_fences(query: str) -> str:
@@ -111,11 +126,15 @@ async def check_sql(expression: str, subject: Any, *, timeout_s: float, workdir:
     query = strip_fences(str(subject))
     if not query:
         return revise("the query is empty")
-    try:
-        columns, rows, cut = await asyncio.to_thread(run_query, path, query, max_rows=max_rows,
-                                                     timeout_s=timeout_s)
-    except sqlite3.Error as exc:
-        message = str(exc)
+    status, record = await call_bounded("engine.checks.sql_check:query_record",
+                                        {"path": str(path), "query": query, "max_rows": max_rows,
+                                         "timeout_s": timeout_s}, timeout_s=timeout_s + 1.0, memory_bytes=SQL_MEMORY)
+    if status == "timeout":
+        return revise(f"the query did not finish within {timeout_s:g} s")
+    if status != "ok":
+        return revise(f"the query could not run: {record} (over the {SQL_MEMORY >> 20} MiB memory cap?)")
+    if "sqlite_error" in record:
+        message = str(record["sqlite_error"])
         if message == "interrupted":
             return revise(f"the query did not finish within {timeout_s:g} s")
         if message.startswith("not authorized"):
@@ -125,6 +144,7 @@ async def check_sql(expression: str, subject: Any, *, timeout_s: float, workdir:
         if "no such" in message:
             reasons.append(f"schema: {await asyncio.to_thread(schema_summary, path)}")
         return revise(*reasons)
+    columns, rows, cut = record["columns"], record["rows"], record["cut"]
     note = f" (cut off at {max_rows})" if cut else ""
     if not spec.get("expect"):
         return approve(f"the query ran and returned {len(rows)} rows{note}")

@@ -110,7 +110,36 @@ def to_llm_error(exc: BaseException, *, provider: str, model: str, secrets: Iter
     if kind is AuthenticationError and auth_hint:
         message += f"; {auth_hint}"
     message = redact(message, secrets)
-    return kind(message, provider=provider, model=model, attempts=attempts)
+    error = kind(message, provider=provider, model=model, attempts=attempts)
+    error.retry_after_s = retry_after(inner)
+    return error
 
 
-__all__ = ["classify", "to_llm_error"]
+MAX_RETRY_AFTER_S = 120.0
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds a provider asked to wait (`Retry-After`: seconds or an HTTP date; `retry-after-ms`),
+    from the response the exception carries; None when it did not say. Capped at MAX_RETRY_AFTER_S."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(exc, "litellm_response_headers", None)
+    if not headers:
+        return None
+    try:
+        if (ms := headers.get("retry-after-ms")) is not None:
+            return min(MAX_RETRY_AFTER_S, max(0.0, float(ms) / 1000))
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        try:
+            seconds = float(value)
+        except ValueError:
+            from email.utils import parsedate_to_datetime
+            from time import time
+
+            seconds = parsedate_to_datetime(str(value)).timestamp() - time()
+        return min(MAX_RETRY_AFTER_S, max(0.0, seconds))
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+__all__ = ["MAX_RETRY_AFTER_S", "classify", "retry_after", "to_llm_error"]

@@ -1,7 +1,8 @@
 """`Gateway`: the one async entry point for every model call, over `litellm.acompletion`.
 
-Per call: resolve the provider (`sim`, `local`, or whatever litellm infers), fetch its key
-(`KeyResolver`, never from the request), call litellm with retries (exponential backoff + jitter on
+Per call: resolve the provider (`sim`, `local`, or whatever litellm infers), fetch the key this
+endpoint may get (`KeyResolver.for_call`: a provider's key only for its own hosts, a server's stored
+key for a node's `api_base`; never from the request), call litellm with retries (exponential backoff + jitter on
 rate limits / 5xx / connection errors / timeouts) under a per-attempt timeout, stream every delta to
 `on_delta`, take usage from the stream, and price the call: litellm's bundled price map first, then
 the user `PriceTable`; unpriced calls cost 0 with `priced=False`. `latency_s` is the wall time of
@@ -11,7 +12,9 @@ Invariants: litellm is imported on the first call (in a worker thread), not at i
 typed `LLMError`s naming provider and model with any key scrubbed; the request metadata reaches only
 in-process providers (`sim`, `local`), never a remote API. If a stream breaks and is retried,
 `on_delta` sees the retried attempt's deltas again from the start, announced by
-`on_delta.restart(attempt)` when the callback has it (see `StreamAttempts`).
+`on_delta.restart(attempt)` when the callback has it (see `StreamAttempts`). A stream that ends
+without the provider's finish (a cut connection) is a retryable error, never a complete reply; a
+429's `Retry-After` sets the wait before the retry (`engine.llm.retry`).
 """
 
 from __future__ import annotations
@@ -36,12 +39,12 @@ from engine.llm.types import (
     LLMRequest,
     LLMResponse,
     LLMTimeoutError,
+    ProviderUnavailableError,
     stream_attempts,
 )
 
 IN_PROCESS_PROVIDERS = ("sim", "local")
 _OPENAI_NAME = re.compile(r"(gpt-|o\d)")  # model names litellm sends to OpenAI without a prefix
-_NO_KEY_PLACEHOLDER = "no-key"  # OpenAI-compatible local servers (Ollama, llama.cpp, vLLM) ignore it
 
 
 class Gateway:
@@ -65,7 +68,13 @@ class Gateway:
         call can tell (a model without a provider prefix, other than OpenAI's gpt-… / o1… names, which
         litellm sends to OpenAI)."""
         provider = model.split("/", 1)[0] if "/" in model else "openai" if _OPENAI_NAME.match(model) else ""
-        if not provider or provider in IN_PROCESS_PROVIDERS or api_base or not self.keys.needs_key(provider):
+        if api_base and provider not in IN_PROCESS_PROVIDERS:
+            try:
+                self.keys.for_call(provider or "openai", model, api_base)
+            except LLMError as exc:
+                return f"{model} at {api_base}: {exc.reason}"
+            return None
+        if not provider or provider in IN_PROCESS_PROVIDERS or not self.keys.needs_key(provider):
             return None
         if self.keys.get(provider) is not None:
             return None
@@ -84,14 +93,12 @@ class Gateway:
             ) from None
 
     def _key(self, provider: str, request: LLMRequest) -> str | None:
-        """The key for this call: none for in-process providers and for providers litellm authenticates
-        itself (Ollama, cloud credentials); optional with an `api_base` (local OpenAI-compatible
-        servers); otherwise required."""
-        if provider in IN_PROCESS_PROVIDERS or not self.keys.needs_key(provider):
+        """The key for this call: none for in-process providers; otherwise what `KeyResolver.for_call`
+        allows (a provider's key only for its own endpoints, a server's stored key for an `api_base`,
+        never a key over plain http to another machine)."""
+        if provider in IN_PROCESS_PROVIDERS:
             return None
-        if request.api_base:
-            return self.keys.get(provider) or _NO_KEY_PLACEHOLDER
-        return self.keys.require(provider, request.model)
+        return self.keys.for_call(provider, request.model, request.api_base)
 
     async def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> LLMResponse:
         metadata = dict(request.metadata)
@@ -121,7 +128,7 @@ class Gateway:
                 raise LLMTimeoutError(f"timed out after {request.timeout_s:g} s", provider=provider,
                                       model=request.model, attempts=number) from None
             except Exception as exc:
-                hint = f"check {self.keys.env_var(provider)} or the keyring entry for {provider!r}"
+                hint = self.keys.hint(provider, request.api_base)
                 raise to_llm_error(exc, provider=provider, model=request.model, secrets=[key],
                                    attempts=number, auth_hint=hint) from None
             tokens_in, tokens_out = usage
@@ -160,6 +167,10 @@ class Gateway:
                         if on_delta is not None:
                             on_delta(delta.content)
                 usage_seen = getattr(chunk, "usage", None) or usage_seen
+            if provider not in IN_PROCESS_PROVIDERS and _stream_cut(response):
+                raise ProviderUnavailableError("the reply stream ended without its end (connection cut?); "
+                                               f"{len(pieces)} pieces received", provider=provider,
+                                               model=request.model)
             if provider in IN_PROCESS_PROVIDERS and usage_seen is not None and not tools_seen:
                 # Fast path: in-process providers are priced without a response object, skip the rebuild.
                 tokens = (int(usage_seen.prompt_tokens or 0), int(usage_seen.completion_tokens or 0))
@@ -191,6 +202,13 @@ class Gateway:
         except Exception:  # ModelNotMappedError and friends: litellm has no price for this model
             cost = self.prices.cost(price_model, tokens_in, tokens_out)
             return (0.0, False) if cost is None else (cost, True)
+
+
+def _stream_cut(stream: Any) -> bool:
+    """Whether litellm's stream ended without the provider's end (no finish reason ever arrived: the
+    connection was cut). litellm then makes up finish_reason "stop" for the reply it rebuilds."""
+    received = getattr(stream, "received_finish_reason", "unknown")
+    return received is None and getattr(stream, "intermittent_finish_reason", None) is None
 
 
 __all__ = ["Gateway"]

@@ -3,7 +3,8 @@
 `with_retries(call, retries=n)` runs `call(attempt)` for attempt 1..n+1 while it raises a
 *retryable* `LLMError` (rate limit, 5xx / connection, timeout), sleeping
 `min(cap, base * 2**(attempt-1))` scaled by a random factor in [1 - jitter, 1 + jitter] between
-attempts; `on_retry(next_attempt, error, delay_s)`, when given, hears of each retry before the wait.
+attempts — or longer when the provider said how long to wait (`Retry-After` on a 429 / 503,
+`LLMError.retry_after_s`); `on_retry(next_attempt, error, delay_s)`, when given, hears of each retry before the wait.
 The error that finally escapes carries `attempts` = how many were made.
 
 Invariant: non-retryable errors (auth, bad request) escape at once; at most `retries + 1` attempts.
@@ -52,7 +53,7 @@ async def with_retries(
             exc.attempts = attempt
             if not exc.retryable or attempt > retries:
                 raise
-            delay = backoff.delay(attempt)
+            delay = max(backoff.delay(attempt), exc.retry_after_s or 0.0)  # a provider's Retry-After wins
             if on_retry is not None:
                 on_retry(attempt + 1, exc, delay)
         await sleep(delay)

@@ -102,6 +102,7 @@ class LLMError(Exception):
         self.model = model
         self.reason = message
         self.attempts = attempts
+        self.retry_after_s: float | None = None  # what the provider asked to wait (Retry-After), if it did
 
 
 class RateLimitedError(LLMError):

@@ -60,6 +60,7 @@ class EventHub:
         self._span = itertools.count(1)
         self._t0 = time.monotonic()
         self._wakeup: asyncio.Event | None = None
+        self._holding = False  # subscribers are not woken while the run's start is being committed
         self.closed = False
 
     def add_sink(self, sink: Sink) -> None:
@@ -133,10 +134,21 @@ class EventHub:
                 self.flush_sinks()
             elif self._sink_timer is None:
                 self._sink_timer = asyncio.get_running_loop().call_later(SINK_INTERVAL_S, self.flush_sinks)
-        if self._wakeup is not None:
+        if self._wakeup is not None and not self._holding:
             self._wakeup.set()
             self._wakeup = None
         return event
+
+    def hold_subscribers(self) -> None:
+        """Subscribers waiting for events see none until `release_subscribers` (or `close`): what they
+        are shown first (`RunStarted`) is then already committed (engine/runtime/startup.py)."""
+        self._holding = True
+
+    def release_subscribers(self) -> None:
+        self._holding = False
+        if self._wakeup is not None:
+            self._wakeup.set()
+            self._wakeup = None
 
     def flush_sinks(self) -> None:
         """Hand buffered events to the sinks (in emission order)."""
@@ -161,6 +173,7 @@ class EventHub:
     def close(self) -> None:
         self.flush_sinks()
         self.closed = True
+        self._holding = False
         if self._wakeup is not None:
             self._wakeup.set()
             self._wakeup = None

@@ -3,8 +3,9 @@
 - `RunStore`: where a run is recorded (the trace store): its workflow version, a writer for its
   events, and the memory reads of `StoreMemoryBackend` (the `MemoryStore` protocol).
 - `EventRecorder`: the writer a `RunStore` hands out (`TraceWriter`): takes the run's events in
-  batches, in order, runs a job (saving the workflow version) ahead of them on its thread, and lists
-  what it could not store in `errors` once closed.
+  batches, in order, runs a job (saving the workflow version) ahead of them on its thread, commits
+  on demand (`flush`, blocking, bounded), and lists what it could not store in `errors` once closed
+  (`close`, bounded: a store locked by another process does not hold the run's end).
 Tools are an `engine.tools.ToolRegistry` (the run adds its MCP servers in a `RunTools` around it) and
 memory an `engine.memory.MemoryBackend`.
 """
@@ -26,7 +27,9 @@ class EventRecorder(Protocol):
 
     def call_in_order(self, job: Callable[[], object], what: str) -> None: ...
 
-    def close(self) -> None: ...
+    def flush(self, timeout: float | None = ...) -> bool: ...  # everything so far committed (blocking)
+
+    def close(self, timeout: float | None = ...) -> None: ...  # what could not be stored is in `errors`
 
 
 class RunStore(MemoryStore, Protocol):

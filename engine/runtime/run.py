@@ -7,7 +7,9 @@ sink like any other subscriber), which is closed — everything committed — be
 what could not be recorded is listed in `RunResult.recording_errors`. `cancel()` is safe at any time
 and acts once: before the run began it ends the run cancelled before its first node; while it runs it
 cancels it; once its outcome is known it changes nothing. A run whose models cannot be
-called (an API key missing: `preflight`) fails before its first node runs. While a run goes on, the
+called (an API key missing: `preflight`) fails before its first node runs. `RunStarted` and the
+workflow version are committed, and the role code loaded, before the first node and the deadline's
+clock start (`startup`). While a run goes on, the
 objects that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
 A run that ends without a value on any Output fails saying which node upstream held it back
 (`no_result`); a run cut off by its `deadline_s` names the nodes that were running then (`run_deadline`).
@@ -47,6 +49,7 @@ from engine.runtime.ports import EventRecorder, RunStore
 from engine.runtime.preflight import missing_keys
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.scheduler import GraphExecutor
+from engine.runtime.startup import begin_durably, close_writer
 from engine.runtime.state import RunState
 from engine.tools.registry import ToolRegistry
 from engine.tools.runtools import RunTools
@@ -151,6 +154,8 @@ class Run:
                          plan.concurrency, plan.workflow_id, self.overrides, self._human, self._tools,
                          self._memory_backend())
         span = hub.new_span("run")
+        if writer is not None:
+            hub.hold_subscribers()  # until RunStarted is committed (startup.begin_durably)
         hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
                  settings={"concurrency": plan.concurrency, "seed": plan.seed,
@@ -164,9 +169,11 @@ class Run:
         reason = ""
         watch = DeadlineWatch(hub.node_states)  # the nodes the deadline cuts off, for the reason
         self._cancellable = True  # no await since `_execute` began: a cancel until here was only noted
+        start_problem: str | None = None
         try:
             if self._cancel_requested:
                 raise asyncio.CancelledError
+            start_problem = await begin_durably(hub, writer, plan, self.overrides)  # startup.py
             if problems := await _missing_keys(plan, self.overrides, self._gateway):  # before anything is paid for
                 raise _CannotStart("; ".join(problems))
             # in this task (not wait_for's own): the graph has wound down when the deadline's cut ends
@@ -211,9 +218,10 @@ class Run:
         hub.close()
         lost: list[str] = []
         if writer is not None:
-            await asyncio.get_running_loop().run_in_executor(None, writer.close)
+            await asyncio.to_thread(close_writer, writer, plan.budget.deadline_s, hub.elapsed())
             lost += writer.errors
         lost += (f"a run event consumer failed: {e}" for e in hub.sink_errors)
+        lost += [start_problem] if start_problem else []
         return replace(result, recording_errors=lost) if lost else result
 
     def _open_store(self) -> EventRecorder | None:

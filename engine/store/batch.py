@@ -79,8 +79,12 @@ class BatchWriter:
         try:
             return self._write_once(chunks, errors), errors
         except Exception as exc:
-            if sum(len(events) for events, _ in chunks) == 1:
+            count = sum(len(events) for events, _ in chunks)
+            if count == 1:
                 return 0, [*errors, _describe(_first(chunks), exc)]
+            if whole_store_problem(exc):  # one event at a time would meet it (and its busy wait) per event
+                return 0, [*errors, f"{count} events of run {_first(chunks).run_id} from seq {_first(chunks).seq} "
+                                    f"not stored: {_cause(exc)}"]
         stored, errors = 0, []
         for events, wall_time in chunks:
             for event in events:
@@ -190,11 +194,25 @@ class BatchWriter:
         return found
 
 
-def _describe(event: Event, exc: BaseException) -> str:
+_WHOLE_STORE = ("database is locked", "database or disk is full", "readonly database",
+                "unable to open database", "database table is locked")
+
+
+def whole_store_problem(exc: BaseException) -> bool:
+    """Whether `exc` is about the database as a whole (locked, full, read-only), not one event."""
+    text = str(getattr(exc, "orig", None) or exc).lower()
+    return any(marker in text for marker in _WHOLE_STORE)
+
+
+def _cause(exc: BaseException) -> str:
     cause = str(getattr(exc, "orig", None) or exc)  # the driver's message, not SQLAlchemy's SQL dump
     if len(cause) > 300:
         cause = cause[:300] + "..."
-    return f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: {type(exc).__name__}: {cause}"
+    return f"{type(exc).__name__}: {cause}"
+
+
+def _describe(event: Event, exc: BaseException) -> str:
+    return f"run {event.run_id} event seq {event.seq} ({event.kind}): not stored: {_cause(exc)}"
 
 
 def _describe_why(event: Event, why: str) -> str:

@@ -1,6 +1,8 @@
 """SQLAlchemy engines on one SQLite file, configured the way the trace store needs.
 
 Invariants:
+- a new database file is created readable by its owner only (0600; SQLite gives its -wal and -shm
+  files the same mode): traces hold prompts and outputs;
 - every connection runs with WAL, synchronous=NORMAL, foreign_keys=ON and a busy timeout;
 - transactions are real SQLite transactions (pysqlite's implicit handling is turned off and BEGIN is
   emitted by us), so DDL in a migration and SAVEPOINTs are transactional;
@@ -10,12 +12,27 @@ Invariants:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 
 BUSY_TIMEOUT_MS = 10_000
+
+
+def create_private(path: Path) -> None:
+    """Create `path` empty with mode 0600 when it does not exist yet (an existing file is left as is)."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        from engine.store.records import StoreOpenError
+
+        raise StoreOpenError(f"{path}: cannot create the trace database ({exc.strerror or exc}); "
+                             "choose a writable place with --db or TRIADIC_DB") from exc
+    os.close(fd)
 
 
 def make_engine(path: Path, *, immediate: bool) -> Engine:

@@ -14,6 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -167,6 +168,21 @@ MIGRATIONS: tuple[Migration, ...] = (
 SCHEMA_VERSION = MIGRATIONS[-1].to_version
 
 
+def _why_unreadable(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """What to tell about a store file SQLite would not open: a folder it cannot write (WAL needs the
+    -wal/-shm files beside it), a full disk, a file it may not read, or a file that is no database."""
+    text = str(exc)
+    if "full" in text:
+        return f"{path}: the disk is full ({text}); free some space or choose another place (--db)"
+    if isinstance(exc, sqlite3.OperationalError) and "unable to open" in text:
+        if not os.access(path, os.R_OK):
+            return f"{path}: no permission to read this file; choose another path (--db or TRIADIC_DB)"
+        if not os.access(path.parent, os.W_OK):
+            return (f"{path}: its folder {path.parent} is not writable (read-only, or no permission); the "
+                    "trace database needs to write its -wal and -shm files beside it: choose another place")
+    return f"{path}: not a readable SQLite database ({text})"
+
+
 def check_file(path: Path) -> int:
     """The schema version of an existing store file (0 for a new/empty file), read without writing.
 
@@ -185,7 +201,7 @@ def check_file(path: Path) -> int:
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
-        raise StoreOpenError(f"{path}: not a readable SQLite database ({exc})") from exc
+        raise StoreOpenError(_why_unreadable(path, exc)) from exc
     if app_id not in (0, APPLICATION_ID) or (version == 0 and tables > 0):
         raise StoreOpenError(f"{path}: this SQLite file is not a Triadic trace database; choose another path")
     if version > SCHEMA_VERSION:

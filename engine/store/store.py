@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from engine.events import Event
 from engine.store import queries
 from engine.store.codec import canonical_json, sha256_hex
-from engine.store.connection import make_engine
+from engine.store.connection import create_private, make_engine
 from engine.store.documents import decode_document, encode_document
 from engine.store.migrations import SCHEMA_VERSION, check_file, migrate
 from engine.store.records import (
@@ -87,6 +87,7 @@ class TraceStore:
         except OSError as exc:
             raise StoreOpenError(f"{self.path}: cannot create its directory ({exc})") from exc
         found = check_file(self.path)
+        create_private(self.path)
         self._write_engine = make_engine(self.path, immediate=True)
         self._read_engine = make_engine(self.path, immediate=False)
         self._writers: list[TraceWriter] = []

@@ -6,9 +6,13 @@ Invariants:
 - a batch is written when `batch_size` events are waiting or `flush_interval_s` (≤ 0.1 s) after its
   first event arrived, whichever comes first — so a stored event is at most ~0.1 s + one write behind;
   `append_many` hands a whole list over in one queue operation (one thread wake-up, not one per event),
-  and such a list is already a batch: it is written as soon as the queue holds nothing more;
+  and such a list (the run hub's batch, already up to 50 ms old, even of one event) is already a batch:
+  it is written as soon as the queue holds nothing more, so a run's event is stored ~50 ms + one write
+  after it happened;
 - `flush()` returns once every event appended before the call is committed (or the writer died);
-- `close()` flushes and stops the thread; it is idempotent and also runs at interpreter exit;
+- `close()` flushes and stops the thread; it is idempotent and also runs at interpreter exit; with a
+  timeout it gives up waiting (a database locked by another process) and reports what was not stored;
+  a run that lost events is marked incomplete in the store where the store still takes a write;
 - write errors never lose what is already stored (see `engine.store.batch`);
 - `call_in_order(job)` runs a job (e.g. saving the run's workflow version) on this thread in queue
   order: after the events appended before it, before those appended after it.
@@ -28,6 +32,7 @@ from sqlalchemy import Engine
 
 from engine.events import Event
 from engine.store.batch import BatchWriter, Chunk
+from engine.store.incomplete import mark_incomplete
 
 MAX_FLUSH_INTERVAL_S = 0.1
 _STOP = object()
@@ -47,11 +52,15 @@ class TraceWriter:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         self._flush_interval = flush_interval_s
         self._batch_size = batch_size
+        self._engine = engine
         self._batch = BatchWriter(engine)
         self._queue: queue.SimpleQueue[Chunk | threading.Event | _Call | object] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._errors: list[str] = []
         self._stored = 0
+        self._failed = 0  # events reported not stored
+        self._appended = 0
+        self._run_ids: set[str] = set()
         self._closed = False
         self._thread = threading.Thread(target=self._drain, name="triadic-trace-writer", daemon=True)
         self._thread.start()
@@ -84,6 +93,8 @@ class TraceWriter:
                               "the trace writer is closed" for event in events])
                 return
             if events:
+                self._appended += len(events)
+                self._run_ids.add(events[0].run_id)
                 self._queue.put((events, time.time()))
         except Exception as exc:  # never raise into the run
             self._report([f"append failed: {type(exc).__name__}: {exc}"])
@@ -104,14 +115,25 @@ class TraceWriter:
         self._queue.put(done)
         return done.wait(timeout)
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> None:
+        """Flush and stop; with `timeout`, give up waiting after that many seconds (the database locked
+        by another process, a stuck disk): what is still unwritten is then reported in `errors`."""
         if self._closed:
             return
         self._closed = True
         atexit.unregister(self.close)
         if self._thread.is_alive():
             self._queue.put(_STOP)
-            self._thread.join()
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                with self._lock:
+                    accounted = self._stored + self._failed
+                self._report([f"{self._appended - accounted} events not stored: the trace database did not "
+                              f"take them within {timeout:.1f} s (locked by another process, or a stuck disk); "
+                              "gave up"])
+                return
+        if self._errors:
+            mark_incomplete(self._engine, self._run_ids, self._errors)
 
     def __enter__(self) -> TraceWriter:
         return self
@@ -121,10 +143,11 @@ class TraceWriter:
     ) -> None:
         self.close()
 
-    def _report(self, errors: list[str], stored: int = 0) -> None:
+    def _report(self, errors: list[str], stored: int = 0, failed: int = 0) -> None:
         with self._lock:
             self._errors.extend(errors)
             self._stored += stored
+            self._failed += failed
 
     def _drain(self) -> None:
         stopping = False
@@ -147,7 +170,7 @@ class TraceWriter:
                 elif isinstance(entry, tuple):
                     chunks.append(entry)
                     count += len(entry[0])
-                    if len(entry[0]) > 1:  # a hand-off that is already a batch: write what is here now
+                    if len(entry[0]) > 1 or isinstance(entry[0], list):  # already a batch (the hub's): write now
                         deadline = 0.0
                 if stopping or waiters or count >= self._batch_size:
                     break
@@ -183,12 +206,12 @@ class TraceWriter:
     def _write(self, chunks: list[Chunk]) -> None:
         if not chunks:
             return
+        count = sum(len(events) for events, _ in chunks)
         try:
             stored, errors = self._batch.write(chunks)
         except Exception as exc:  # defensive: BatchWriter.write does not raise
-            count = sum(len(events) for events, _ in chunks)
             stored, errors = 0, [f"batch of {count} events not stored: {type(exc).__name__}: {exc}"]
-        self._report(errors, stored)
+        self._report(errors, stored, count - stored)
 
 
 class _Call:
@@ -199,5 +222,6 @@ class _Call:
         try:
             self.job()
         except Exception as exc:  # recorded like a write error, never raised into the thread
-            report([f"{self.what}: {type(exc).__name__}: {exc}"])
+            cause = getattr(exc, "orig", None) or exc  # the driver's message, not SQLAlchemy's SQL and link
+            report([f"{self.what}: {type(exc).__name__}: {cause}"])
 

@@ -208,3 +208,13 @@ def test_fan_out_roles_show_their_concurrency_with_the_runs_cap_at_zero(qtbot: Q
         assert editor.spin.value() == default and editor.spin.specialValueText() == "run's cap"
         assert "0 = only the run's cap" in editor.toolTip()  # the help, on hover
     assert "concurrency" not in NodeForm(Node("p", "planner")).editors
+
+
+def test_a_verifier_shows_the_sandbox_strength_read_only(qtbot: QtBot) -> None:
+    from engine.checks.sandbox import sandbox_strength
+
+    form = NodeForm(Node("v", "verifier"))
+    qtbot.addWidget(form)
+    assert form.sandbox_label is not None and form.sandbox_label.text() == sandbox_strength()
+    assert form.sandbox_label.text().split(":")[0] in ("strong", "weak")
+    assert NodeForm(Node("p", "planner")).sandbox_label is None

@@ -1,7 +1,8 @@
 """The form for one node: its title and one editor per parameter of its role.
 
 Invariant: the form shows the model (`refresh` re-reads a field after any change, including undo)
-and only asks for changes through the signals; it never writes to the Node itself.
+and only asks for changes through the signals; it never writes to the Node itself. A node that runs
+code (a verifier) also shows, read-only, how strong the check sandbox is on this machine.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QWidget
 
+from engine.checks.sandbox import sandbox_strength
 from engine.graph.model import Node
 from engine.graph.roles import role_spec
 from widgets.inspector.param_editors import ParamEditor, editor_for
+
+_RUNS_CODE = frozenset({"verifier"})
 
 
 class NodeForm(QWidget):
@@ -43,6 +47,13 @@ class NodeForm(QWidget):
             label.setToolTip(param.help)
             layout.addRow(label, editor)
             self.editors[param.name] = editor
+        self.sandbox_label: QLabel | None = None
+        if node.role in _RUNS_CODE:
+            self.sandbox_label = QLabel(sandbox_strength(), self)
+            self.sandbox_label.setWordWrap(True)
+            self.sandbox_label.setToolTip("Where python, regex, command and sql checks run. "
+                                          "Install bubblewrap for the strong level.")
+            layout.addRow("Sandbox", self.sandbox_label)
         self.refresh()
 
     def refresh(self, field: str | None = None) -> None:

@@ -1,7 +1,8 @@
 """Fixtures for the gateway tests: a scripted OpenAI-compatible server on 127.0.0.1.
 
-Each request pops the next script step ("ok", 429, 500, 401, a delay in seconds, or "stall": a
-stream that sends two words and then hangs for a second); with no
+Each request pops the next script step ("ok", 429, 500, 401, a delay in seconds, ("retry-after", 429,
+"3"): that status with a Retry-After header, "stall": a stream that sends two words and then hangs for a
+second, or "cut": a stream that sends two words and closes without its end); with no
 steps left it answers normally. Plain JSON and SSE streaming (with a final usage chunk) both work.
 """
 
@@ -37,9 +38,11 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
-        def _json(self, status: int, body: dict[str, Any]) -> None:
+        def _json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             data = json.dumps(body).encode()
             self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -51,6 +54,9 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 state.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
             step = state.next_step()
             try:
+                if isinstance(step, tuple) and step[0] == "retry-after":
+                    return self._json(step[1], {"error": {"message": "slow down", "type": "rate_limit"}},
+                                      {"Retry-After": step[2]})
                 if isinstance(step, float):
                     time.sleep(step)
                 elif step == 401:
@@ -60,7 +66,7 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 elif isinstance(step, int):
                     return self._json(step, {"error": {"message": f"scripted {step}", "type": "server_error"}})
                 if body.get("stream"):
-                    return self._stream(body, stall=step == "stall")
+                    return self._stream(body, stall=step == "stall", cut=step == "cut")
                 self._json(200, {"id": "c1", "object": "chat.completion", "created": 1, "model": body["model"],
                                  "choices": [{"index": 0, "finish_reason": "stop",
                                               "message": {"role": "assistant", "content": REPLY}}],
@@ -68,12 +74,16 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
-        def _stream(self, body: dict[str, Any], *, stall: bool = False) -> None:
+        def _stream(self, body: dict[str, Any], *, stall: bool = False, cut: bool = False) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
             base = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": body["model"]}
             for index, word in enumerate(REPLY.split(" ")):
+                if cut and index == 2:
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 if stall and index == 2:
                     self.wfile.flush()
                     time.sleep(1.0)  # the client's timeout cuts the stream here

@@ -107,7 +107,10 @@ async def test_store_gets_workflow_version_and_every_event() -> None:
         def memory_history(self, *_args: object) -> list[object]:
             return []
 
-        def close(self) -> None:
+        def flush(self, timeout: float | None = None) -> bool:
+            return True
+
+        def close(self, timeout: float | None = None) -> None:
             self.closed = True
 
     store = FakeStore()

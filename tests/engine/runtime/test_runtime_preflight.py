@@ -41,7 +41,7 @@ def test_only_models_that_need_a_key_without_one_are_reported() -> None:
     [line] = missing_keys(plan, {}, _gateway())
     assert line == ("openai/gpt-4o-mini, openai/gpt-4o (used by Executor (executor), Critic (critic)): openai: "
                     "no API key: set the environment variable OPENAI_API_KEY or store it with "
-                    "`keyring set triadic openai`")
+                    "`triadic keys set openai`")
     assert missing_keys(plan, {}, _gateway(OPENAI_API_KEY="sk-test-0123456789")) == []
     assert missing_keys(plan, {"executor": "sim/default", "critic": "my-model"}, _gateway()) == []  # the call tells
     [line] = missing_keys(plan, {"executor": "gpt-4o-mini", "critic": "o3-mini"}, _gateway())  # litellm: OpenAI

@@ -1,0 +1,74 @@
+"""What a run does between its `RunStarted` event and its first node: make the run durable, load code.
+
+Invariants: `begin_durably` returns once `RunStarted` (and the workflow version the trace writer
+stores ahead of it) is committed — a `kill -9` after that leaves the run in the store, marked
+interrupted when the store is next opened — and once the role implementations (and the tokenizer
+tables of the simulated models the run uses) are loaded (in a
+worker thread, so the event loop, and a GUI on it, keeps going). Subscribers (the CLI, the GUI) are
+shown `RunStarted` only once it is committed, so a run anyone saw start is never lost. The run's deadline window opens
+after it, so neither counts against the run's time. A store that cannot commit within
+`COMMIT_WAIT_S` (e.g. a write lock held by another process) does not hold the run up longer: the
+problem is returned for the run's `recording_errors`; at the end `close_writer` waits for the writer
+at most until the run's deadline (or `CLOSE_WAIT_S`), then gives up saying what was not stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sys
+from collections.abc import Awaitable, Mapping
+
+from engine.runtime.hub import EventHub
+from engine.runtime.plan import RunPlan
+from engine.runtime.ports import EventRecorder
+from engine.runtime.preflight import models_in_use
+
+COMMIT_WAIT_S = 10.0
+CLOSE_WAIT_S = 15.0  # without a deadline: longer than the store's busy timeout (10 s)
+MIN_CLOSE_WAIT_S = 2.0
+
+
+def _load_code(models: list[str]) -> None:
+    """The roles, and the tokenizer tables the simulated provider counts with (~0.4 s the first time)."""
+    importlib.import_module("engine.roles")
+    if models:
+        from engine.llm.tokens import count_text
+
+        for model in models:
+            count_text("warm", model)
+
+
+async def begin_durably(hub: EventHub, writer: EventRecorder | None, plan: RunPlan, overrides: Mapping[str, str]) -> str | None:
+    """Commit what the run emitted so far and load the code its nodes need, then let subscribers see
+    the events (held since `hub.hold_subscribers()`); a problem to record, or None."""
+    try:
+        return await _begin(hub, writer, plan, overrides)
+    finally:
+        hub.release_subscribers()
+
+
+async def _begin(hub: EventHub, writer: EventRecorder | None, plan: RunPlan, overrides: Mapping[str, str]) -> str | None:
+    hub.flush_sinks()
+    flush = writer.flush if writer is not None else None
+    deadline_s = plan.budget.deadline_s
+    wait = min(COMMIT_WAIT_S, deadline_s) if deadline_s else COMMIT_WAIT_S
+    jobs: list[Awaitable[object]] = [asyncio.to_thread(flush, wait)] if flush is not None else []
+    models = sorted({use.model for use in models_in_use(plan, overrides) if use.model.startswith("sim/")})
+    if "engine.roles" not in sys.modules or models:
+        jobs.append(asyncio.to_thread(_load_code, models))
+    done = await asyncio.gather(*jobs)
+    if flush is not None and done[0] is False:
+        return f"the run's start was not committed to the store within {wait:g} s (is it locked by another process?)"
+    return None
+
+
+def close_writer(writer: EventRecorder, deadline_s: float | None, elapsed_s: float) -> None:
+    """Close the run's trace writer, waiting at most what is left of the run's deadline (at least
+    `MIN_CLOSE_WAIT_S`), or `CLOSE_WAIT_S`: a store locked by another process does not hold the run's
+    end; the writer reports what it could not store (blocking: call it in a worker thread)."""
+    wait = max(MIN_CLOSE_WAIT_S, deadline_s - elapsed_s) if deadline_s else CLOSE_WAIT_S
+    writer.close(timeout=wait)
+
+
+__all__ = ["CLOSE_WAIT_S", "COMMIT_WAIT_S", "begin_durably", "close_writer"]
