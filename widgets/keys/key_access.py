@@ -2,8 +2,8 @@
 storing and removing it in the OS keyring, reading preflight problems, and one tiny test call.
 
 Everything that touches the keyring or the network blocks, so the dialogs call these from the loop's
-executor, never on the GUI thread. (Issue 14 adds per-server keys to `engine.llm.keys`; this module is
-the only place the dialogs meet that API, so switching to it is a change here.)
+executor, never on the GUI thread. A key typed with a server address is tested as that server's key
+(`engine.llm.keys`: a custom server gets only the key stored for it, never a provider's).
 
 Invariants: a key is only ever handed to the keyring or to the test call's resolver; no function here
 returns it, logs it or puts it in a message (the test call's error is scrubbed with `redact`).
@@ -16,7 +16,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from engine.llm.keys import KEYRING_SERVICE, PROVIDER_ENV_VARS, KeyResolver, redact
+from engine.llm.keys import KEYRING_SERVICE, PROVIDER_ENV_VARS, KeyResolver, redact, server_user
 
 ENVIRONMENT, KEYRING, MISSING = "environment variable", "OS keyring", "missing"
 DEFAULT_TEST_MODELS = {
@@ -88,7 +88,13 @@ def try_key(model: str, provider: str, key: str | None, api_base: str | None, ti
     from engine.llm.types import LLMRequest
 
     env_var = PROVIDER_ENV_VARS.get(provider, f"{provider.upper()}_API_KEY")
-    keys = KeyResolver(environ={env_var: key}, keyring_get=None) if key else KeyResolver()
+    if key and api_base:  # a key typed for a server address is that server's key (it gets no provider's)
+        server = server_user(api_base)
+        keys = KeyResolver(environ={}, keyring_get=lambda _service, user: key if user == server else None)
+    elif key:
+        keys = KeyResolver(environ={env_var: key}, keyring_get=None)
+    else:
+        keys = KeyResolver()
     request = LLMRequest(model=model, messages=[{"role": "user", "content": "Reply with OK."}], max_tokens=1,
                          stream=False, retries=0, timeout_s=timeout_s, api_base=api_base or None)
     try:
