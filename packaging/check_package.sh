@@ -26,6 +26,8 @@ trap cleanup EXIT
 mkdir -p "$OUT" "$WORK/home" "$WORK/tmp"
 clean_env() { env -i HOME="$WORK/home" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="$WORK/tmp" "$@"; }
 step() { echo "== $*"; }
+PASSED=0
+ok() { echo "ok   $*"; PASSED=$((PASSED + 1)); }
 
 start_xvfb() {
     command -v Xvfb >/dev/null || return 0
@@ -41,14 +43,14 @@ check_gui() {  # $1 label, $2 triadic command, $3 example: window shown (timed),
     if [ -z "$XVFB_PID" ]; then echo "skip gui: no Xvfb (apt-get install xvfb x11-apps xdotool imagemagick)"; return 0; fi
     shown=$(clean_env DISPLAY=":$DISPLAY_NUM" QT_QPA_PLATFORM=xcb TRIADIC_QUIT_AFTER_SHOW=1 \
             TRIADIC_T0="$(date +%s.%N)" timeout 120 "$triadic" gui "$example" | tail -1)
-    echo "ok   gui: window shown: $shown"
+    ok "gui: window shown: $shown"
     clean_env DISPLAY=":$DISPLAY_NUM" QT_QPA_PLATFORM=xcb "$triadic" gui "$example" >"$WORK/gui.log" 2>&1 &
     local pid=$!
     DISPLAY=":$DISPLAY_NUM" timeout 60 xdotool search --sync --onlyvisible --name "Triadic" >/dev/null
     sleep 2
     DISPLAY=":$DISPLAY_NUM" xwd -root -silent | /usr/bin/convert xwd:- "$OUT/$label.png"
     kill "$pid"; wait "$pid" 2>/dev/null || true
-    echo "ok   gui: screenshot $OUT/$label.png"
+    ok "gui: screenshot $OUT/$label.png"
 }
 
 check_triadic() {  # $1 label, $2 triadic command, $3 folder of the bundled examples
@@ -56,12 +58,14 @@ check_triadic() {  # $1 label, $2 triadic command, $3 folder of the bundled exam
     step "$label: --version, self-test, every example, gui"
     clean_env "$triadic" --version | tee "$WORK/version.txt"
     if grep -q unknown "$WORK/version.txt"; then echo "FAIL version or commit not stamped"; return 1; fi
+    ok "version and commit stamped"
     if [ "$label" = bundle ] && [ -n "$FLAVOUR" ]; then clean_env "$triadic" self-test --local; else clean_env "$triadic" self-test; fi
+    ok "self-test ($label)"
     local count=0
     for example in "$examples"/*.triadic.json; do
         clean_env "$triadic" run "$example" --quiet --auto-approve --db "$db" >"$WORK/run.log" 2>&1 \
             || { cat "$WORK/run.log"; echo "FAIL run $(basename "$example")"; return 1; }
-        echo "ok   run $(basename "$example"): $(grep -m1 -i 'succeeded\|status' "$WORK/run.log" || echo done)"
+        ok "run $(basename "$example"): $(grep -m1 -i 'succeeded\|status' "$WORK/run.log" || echo done)"
         count=$((count + 1))
     done
     [ "$count" -gt 0 ] || { echo "FAIL no bundled examples in $examples"; return 1; }
@@ -81,21 +85,21 @@ for f in bin/triadic share/applications/triadic.desktop share/mime/packages/tria
          share/icons/hicolor/scalable/apps/triadic.svg share/icons/hicolor/256x256/apps/triadic.png; do
     [ -e "$PREFIX/$f" ] || { echo "FAIL install.sh did not install $f"; exit 1; }
 done
-if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$PREFIX/share/applications/triadic.desktop"; echo "ok   desktop entry valid"; fi
+if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$PREFIX/share/applications/triadic.desktop"; ok "desktop entry valid"; fi
 EXEC=$(sed -n 's/^Exec="\([^"]*\)" gui %f$/\1/p' "$PREFIX/share/applications/triadic.desktop")
 [ "$EXEC" = "$PREFIX/lib/triadic/triadic" ] && clean_env "$EXEC" --version >/dev/null \
-    && echo "ok   desktop entry launches the bundle: Exec=\"$EXEC\" gui %f" || { echo "FAIL desktop entry Exec"; exit 1; }
+    && ok "desktop entry launches the bundle: Exec=\"$EXEC\" gui %f" || { echo "FAIL desktop entry Exec"; exit 1; }
 if command -v update-mime-database >/dev/null; then
-    grep -q "application/x-triadic-workflow+json" "$PREFIX/share/mime/globs2" && echo "ok   MIME type registered (*.triadic.json)"
+    grep -q "application/x-triadic-workflow+json" "$PREFIX/share/mime/globs2" && ok "MIME type registered (*.triadic.json)"
 fi
 check_triadic bundle "$PREFIX/bin/triadic" "$PREFIX/lib/triadic/_internal/resources/examples"
 step "bundle: cold start to the window shown, vs \`make run\` (.venv) when there is one"
 VENV_TRIADIC=""; [ -x .venv/bin/triadic ] && VENV_TRIADIC=.venv/bin/triadic
 "$PYTHON" packaging/measure_startup.py "$PREFIX/bin/triadic" $VENV_TRIADIC | tee "$OUT/startup$FLAVOUR.jsonl"
 clean_env sh "$WORK/$NAME/install.sh" --prefix "$PREFIX" --uninstall
-[ ! -e "$PREFIX/bin/triadic" ] && [ ! -e "$PREFIX/lib/triadic" ] && echo "ok   uninstall removed the app"
+[ ! -e "$PREFIX/bin/triadic" ] && [ ! -e "$PREFIX/lib/triadic" ] && ok "uninstall removed the app"
 
-if [ -n "$FLAVOUR" ]; then step "package-check: bundle$FLAVOUR passed (the wheel is checked without FLAVOUR)"; exit 0; fi
+if [ -n "$FLAVOUR" ]; then echo "(bundle$FLAVOUR only; the wheel is checked without FLAVOUR)"; echo "package-check: $PASSED passed, 0 failed"; exit 0; fi
 step "wheel: fresh venv from requirements/runtime.lock, then dist/triadic-$VERSION-py3-none-any.whl"
 "$PYTHON" -m venv "$WORK/venv"
 "$WORK/venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
@@ -104,4 +108,4 @@ step "wheel: fresh venv from requirements/runtime.lock, then dist/triadic-$VERSI
 "$WORK/venv/bin/python" -m pip check
 SITE=$("$WORK/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 check_triadic wheel "$WORK/venv/bin/triadic" "$SITE/resources/examples"
-step "package-check: all passed"
+echo "package-check: $PASSED passed, 0 failed"
