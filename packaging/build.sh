@@ -35,6 +35,15 @@ phase "bundle (PyInstaller)"
 "$PY" -m PyInstaller --noconfirm --clean --log-level WARN --distpath build/pyinstaller/dist \
     --workpath build/pyinstaller/work packaging/triadic.spec
 
+phase "strip (all but auditwheel-patched libraries)"
+# Stripping a library that auditwheel's patchelf rewrote (vendored in <pkg>.libs/, or an extension whose
+# RPATH points there) breaks it (numpy: "ELF load command address/offset not page-aligned").
+find build/pyinstaller/dist/triadic -type f \( -name '*.so' -o -name '*.so.*' \) ! -path '*.libs/*' -print0 |
+    while IFS= read -r -d '' lib; do
+        readelf -d "$lib" 2>/dev/null | grep -q 'R[UN]*PATH.*\.libs' && continue
+        strip --strip-unneeded "$lib" 2>/dev/null || true
+    done
+
 phase "tarball"
 mkdir -p "$STAGE/share/applications" "$STAGE/share/mime/packages" "$STAGE/share/icons/hicolor/scalable/apps"
 cp -R build/pyinstaller/dist/triadic "$STAGE/triadic"

@@ -100,3 +100,13 @@ def test_a_bundled_app_runs_sandboxed_python_with_the_system_interpreter(monkeyp
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert sandbox.sandbox_python() != sys.executable
     assert sandbox.sandbox_python() in (*sandbox._SYSTEM_PYTHONS, "python3")
+
+
+def test_the_build_never_strips_libraries_auditwheel_patched() -> None:
+    """Stripped, numpy's vendored OpenBLAS fails to load in the bundle ("not page-aligned"); nothing
+    imports numpy at start-up (pyqtgraph's plots will), so the window and the examples would not notice:
+    self-test imports numpy and pyqtgraph."""
+    assert "STRIP = False" in (PACKAGING / "triadic.spec").read_text()
+    build = (PACKAGING / "build.sh").read_text()
+    assert "! -path '*.libs/*'" in build and "R[UN]*PATH.*\\.libs" in build
+    assert '("numpy", _numpy)' in Path(cmd_self_test.__file__).read_text()

@@ -2,9 +2,10 @@
 
 For packaged copies (the bundle, a wheel in a fresh venv; `make package-check` runs it): the bundled
 resources, the tokenizer files and price map litellm ships, litellm's lazy import and a model call
-through it (`sim/gpt-4o-mini`, priced from the map), Qt's platform plugins, and — when installed or
-with `--local` required — the local SmolLM2 model. Prints one line per check (`ok`/`FAIL`/`skip`),
-exits 1 when any check fails. Not listed in `--help`: a support tool, not a user command.
+through it (`sim/gpt-4o-mini`, priced from the map), numpy with its BLAS and pyqtgraph (the plots), Qt's
+platform plugins, and — when installed, or required with `--local` — the local SmolLM2 model. Prints one
+line per check (`ok`/`FAIL`/`skip`, a failure with where it was raised), exits 1 when any check fails.
+Not listed in `--help`: a support tool, not a user command.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,6 +74,24 @@ def _call(model: str) -> str:
            f"{'' if reply.priced else ' (unpriced)'}"
 
 
+def _local_load() -> str:
+    from engine.llm.local import gguf_path, load_model
+
+    load_model()
+    path = gguf_path()
+    return f"llama.cpp loaded {path.name if path else '?'}"
+
+
+def _numpy() -> str:
+    import numpy
+    import pyqtgraph
+
+    total = float(numpy.arange(4.0).sum())
+    if total != 6.0:
+        raise RuntimeError(f"numpy computed {total}")
+    return f"numpy {numpy.__version__} (BLAS loaded), pyqtgraph {pyqtgraph.__version__}"
+
+
 def _qt() -> str:
     from PySide6.QtCore import QLibraryInfo
 
@@ -87,9 +107,11 @@ def execute(args: argparse.Namespace) -> int:
 
     checks: list[tuple[str, Callable[[], str] | None]] = [
         ("resources", _resources), ("tokenizer", _tokenizer), ("price map", _price_map), ("litellm", _litellm),
-        ("model call", lambda: _call("sim/gpt-4o-mini")), ("qt", _qt)]
+        ("model call", lambda: _call("sim/gpt-4o-mini")), ("numpy", _numpy), ("qt", _qt)]
     local = local_model_available()
-    checks.append(("local model", (lambda: _call("local/smollm2")) if local or args.local else None))
+    wanted = local or args.local
+    checks.append(("local model load", _local_load if wanted else None))
+    checks.append(("local model", (lambda: _call("local/smollm2")) if wanted else None))
     failed = skipped = 0
     for name, check in checks:
         if check is None:
@@ -100,6 +122,7 @@ def execute(args: argparse.Namespace) -> int:
             print(f"ok   {name}: {check()}", flush=True)
         except Exception as exc:  # every failure is reported, then the next check runs
             failed += 1
-            print(f"FAIL {name}: {type(exc).__name__}: {exc}", flush=True)
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            print(f"FAIL {name}: {type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})", flush=True)
     print(f"self-test: {len(checks) - failed - skipped} passed, {failed} failed, {skipped} skipped")
     return EXIT_FAILED if failed else 0
