@@ -30,7 +30,7 @@ PASSED=0
 ok() { echo "ok   $*"; PASSED=$((PASSED + 1)); }
 
 start_xvfb() {
-    command -v Xvfb >/dev/null || return 0
+    for tool in Xvfb xdotool xwd /usr/bin/convert; do command -v "$tool" >/dev/null || return 0; done
     for n in $(seq 151 199); do [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { DISPLAY_NUM=$n; break; }; done
     Xvfb ":$DISPLAY_NUM" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
     XVFB_PID=$!
