@@ -6,9 +6,13 @@ STAMP := $(VENV)/.installed
 LOCK := requirements/dev.lock
 BENCH_LOCK := requirements/bench.lock
 LOCAL_LOCK := requirements/local.lock
+RUNTIME_LOCK := requirements/runtime.lock
+PKG_LOCK := requirements/package.lock
+PKG_LOCAL_LOCK := requirements/package-local.lock
+PKG_VENV := .venv-package
 EXAMPLE := resources/examples/triad.triadic.json
 
-.PHONY: run test lint bench lock local-model clean
+.PHONY: run test lint bench lock local-model package package-local package-check clean
 
 $(STAMP): $(LOCK) pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,6 +43,31 @@ bench: $(VENV)/.bench
 local-model: $(STAMP)
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip install --require-hashes --no-deps -r $(LOCAL_LOCK)
 
+# `make package`: wheel, sdist and the Linux desktop bundle (PyInstaller one-folder, as a tarball with
+# install.sh) into dist/, from a build venv of its own made from the hash-locked package lock (runtime
+# dependencies + PyInstaller + build, no dev tools). `make package-local` does the same with the offline
+# SmolLM2 model inside the bundle (llama-cpp-python compiles for ~5 min the first time).
+$(PKG_VENV)/.installed: $(PKG_LOCK)
+	test -x $(PKG_VENV)/bin/python || $(PYTHON) -m venv $(PKG_VENV)
+	$(PKG_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(PKG_LOCK)
+	touch $@
+
+package: $(PKG_VENV)/.installed
+	packaging/build.sh
+
+$(PKG_VENV)-local/.installed: $(PKG_LOCAL_LOCK)
+	test -x $(PKG_VENV)-local/bin/python || $(PYTHON) -m venv $(PKG_VENV)-local
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PKG_VENV)-local/bin/python -m pip install --quiet --require-hashes --no-deps \
+		-r $(PKG_LOCAL_LOCK)
+	touch $@
+
+package-local: $(PKG_VENV)-local/.installed
+	PY=$(PKG_VENV)-local/bin/python FLAVOUR=-local packaging/build.sh
+
+# Installs and starts what `make package` built, in a clean environment (see packaging/check_package.sh).
+package-check:
+	PYTHON=$(PYTHON) packaging/check_package.sh
+
 lock: $(STAMP)
 	$(BIN)/pip-compile --quiet --extra dev --generate-hashes --allow-unsafe --no-emit-index-url \
 		--no-emit-find-links --strip-extras -o $(LOCK) pyproject.toml
@@ -46,6 +75,12 @@ lock: $(STAMP)
 		--no-emit-index-url --no-emit-find-links --strip-extras -o $(BENCH_LOCK) pyproject.toml
 	$(BIN)/pip-compile --quiet --extra dev --extra local --generate-hashes --allow-unsafe \
 		--no-emit-index-url --no-emit-find-links --strip-extras -o $(LOCAL_LOCK) pyproject.toml
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --no-emit-index-url --no-emit-find-links \
+		--strip-extras -o $(RUNTIME_LOCK) pyproject.toml
+	$(BIN)/pip-compile --quiet --extra package --generate-hashes --allow-unsafe --no-emit-index-url \
+		--no-emit-find-links --strip-extras -o $(PKG_LOCK) pyproject.toml
+	$(BIN)/pip-compile --quiet --extra package --extra local --generate-hashes --allow-unsafe \
+		--no-emit-index-url --no-emit-find-links --strip-extras -o $(PKG_LOCAL_LOCK) pyproject.toml
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(PKG_VENV) $(PKG_VENV)-local build dist

@@ -19,6 +19,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app import dialogs, settings_store
+from app.about import app_icon
 from app.document import Document
 from app.event_loop import create_event_loop, run_until_quit
 from app.main_window import MainWindow
@@ -40,6 +41,8 @@ def application() -> QApplication:
     app = QApplication(sys.argv[:1])
     app.setApplicationName("Triadic")
     app.setOrganizationName("Triadic")
+    app.setDesktopFileName("triadic")  # matches triadic.desktop: the desktop shows its icon and name
+    app.setWindowIcon(app_icon())
     return app
 
 

@@ -16,6 +16,7 @@ import asyncio
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QWidget
 
+from app.about import install_help_menu
 from app.actions import build_actions, configure
 from app.controllers.editor_controller import EditorController
 from app.controllers.file_controller import FileController
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         for action in self.actions_by_name.values():
             self.addAction(action)
         self.menus = build_menus(self, self.actions_by_name)
+        install_help_menu(self)
         self.editor = EditorController(self.document, self.view, self)
         self.files = FileController(self.document, self, self)
         self.run_toolbar = RunToolbar(self, self.actions_by_name)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
 from app.cli.replay_args import add_determinism_parser, add_diff_parser, add_replay_parsers
+from app.version import VersionAction
 
 _COMMANDS = {
     "run": "app.cli.cmd_run",
@@ -28,6 +29,7 @@ _COMMANDS = {
     "diff": "app.cli.cmd_diff",
     "check-determinism": "app.cli.cmd_determinism",
     "keys": "app.cli.cmd_keys",
+    "self-test": "app.cli.cmd_self_test",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
@@ -54,6 +56,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="triadic", description="Run, validate and inspect Triadic agent workflows.",
                      epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", "-V", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     run = sub.add_parser("run", help="run a workflow with live progress", description="Run a workflow file.")
@@ -101,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop app.")
     gui.add_argument("file", nargs="?", metavar="FILE")
     gui.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    # Not listed in --help: checks that an installed copy finds its parts (see app/cli/cmd_self_test.py).
+    check = sub.add_parser("self-test", description="Check that this installation finds its parts, offline.")
+    check.add_argument("--local", action="store_true", help="fail when the local model is not installed")
     return parser
 
 

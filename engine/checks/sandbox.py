@@ -82,7 +82,10 @@ def _world_executable(path: str) -> bool:
 def sandbox_python(limits: SandboxLimits | None = None) -> str:
     """The interpreter sandboxed Python runs with: `sys.executable`, unless the sandbox drops to
     `nobody` and that interpreter is not reachable by it (e.g. a pyenv under /root); then a system
-    python3. Sandboxed scripts rely on the standard library only."""
+    python3. Sandboxed scripts rely on the standard library only. In a bundled app (PyInstaller sets
+    `sys.frozen`) `sys.executable` is the app itself, not an interpreter: the system python3 it is."""
+    if getattr(sys, "frozen", False):
+        return next((p for p in _SYSTEM_PYTHONS if _world_executable(p)), "python3")
     if _sandbox_uid(limits or SandboxLimits()) is None or _world_executable(sys.executable):
         return sys.executable
     return next((p for p in _SYSTEM_PYTHONS if _world_executable(p)), sys.executable)

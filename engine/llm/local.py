@@ -128,8 +128,8 @@ def _local_provider_class() -> type:
                 while True:
                     text, usage, error = await queue.get()
                     if error is not None:
-                        raise litellm.InternalServerError(f"llama.cpp failed: {error}", llm_provider="local",
-                                                          model=model)
+                        raise litellm.InternalServerError(f"llama.cpp failed: {type(error).__name__}: {error}",
+                                                          llm_provider="local", model=model)
                     if usage is not None:
                         yield {"text": "", "is_finished": True, "finish_reason": "stop", "usage": usage, "index": 0,
                                "tool_use": None}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `make package`: every artifact into dist/ from the hash-locked build venv (.venv-package, made from
+# requirements/package.lock by the Makefile):
+#   dist/triadic-<version>-py3-none-any.whl, dist/triadic-<version>.tar.gz        wheel and sdist
+#   dist/triadic-<version>-linux-<arch>.tar.gz                                      the desktop bundle:
+#       triadic/ (PyInstaller one-folder app), install.sh, share/ (desktop entry, icons, MIME type)
+#   dist/triadic-<version>-linux-<arch>.files     the bundle's sorted file list (reproducibility check)
+#   dist/SHA256SUMS
+# Every file gets the last commit's time (SOURCE_DATE_EPOCH) and the tarball is written in name order
+# with neutral owners, so the same tree and lock give the same file list (compared with the previous
+# build's list when there is one). The version and git commit are stamped into app/build_info.json for
+# the build (packaging/stamp_build.py) and removed afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv-package/bin/python}
+ARCH=$(uname -m)
+VERSION=$("$PY" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
+NAME="triadic-$VERSION-linux-$ARCH${FLAVOUR:-}"  # FLAVOUR=-local: `make package-local`
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+export LITELLM_LOCAL_MODEL_COST_MAP=True PYTHONHASHSEED=0 PYTHONPATH="$PWD"
+STAGE=build/stage/$NAME
+t0=$(date +%s)
+phase() { echo "== $1 ($(( $(date +%s) - t0 )) s, load $(cut -d' ' -f1-3 /proc/loadavg))"; }
+
+trap '"$PY" packaging/stamp_build.py --remove' EXIT
+"$PY" packaging/stamp_build.py
+mkdir -p dist
+[ -f "dist/$NAME.files" ] && mv "dist/$NAME.files" "build/previous.files" || rm -f build/previous.files
+rm -rf "dist/$NAME.tar.gz" dist/triadic-*.whl "dist/triadic-$VERSION.tar.gz" dist/SHA256SUMS build/lib build/stage
+
+phase "wheel and sdist"
+"$PY" -m build --no-isolation --outdir dist . >build/wheel.log 2>&1 || { cat build/wheel.log; exit 1; }
+
+phase "bundle (PyInstaller)"
+"$PY" -m PyInstaller --noconfirm --clean --log-level WARN --distpath build/pyinstaller/dist \
+    --workpath build/pyinstaller/work packaging/triadic.spec
+
+phase "strip (all but auditwheel-patched libraries)"
+# Stripping a library that auditwheel's patchelf rewrote (vendored in <pkg>.libs/, or an extension whose
+# RPATH points there) breaks it (numpy: "ELF load command address/offset not page-aligned").
+find build/pyinstaller/dist/triadic -type f \( -name '*.so' -o -name '*.so.*' \) ! -path '*.libs/*' -print0 |
+    while IFS= read -r -d '' lib; do
+        readelf -d "$lib" 2>/dev/null | grep -q 'R[UN]*PATH.*\.libs' && continue
+        strip --strip-unneeded "$lib" 2>/dev/null || true
+    done
+
+phase "tarball"
+mkdir -p "$STAGE/share/applications" "$STAGE/share/mime/packages" "$STAGE/share/icons/hicolor/scalable/apps"
+cp -R build/pyinstaller/dist/triadic "$STAGE/triadic"
+cp packaging/install.sh "$STAGE/install.sh"
+cp packaging/triadic.desktop "$STAGE/share/applications/triadic.desktop"
+cp packaging/triadic-mime.xml "$STAGE/share/mime/packages/triadic.xml"
+cp resources/icons/triadic.svg "$STAGE/share/icons/hicolor/scalable/apps/triadic.svg"
+for png in resources/icons/triadic-*.png; do
+    size=$(basename "$png" .png); size=${size#triadic-}
+    mkdir -p "$STAGE/share/icons/hicolor/${size}x${size}/apps"
+    cp "$png" "$STAGE/share/icons/hicolor/${size}x${size}/apps/triadic.png"
+done
+(cd build/stage && find "$NAME" -print0 | LC_ALL=C sort -z | tar --null --no-recursion -T - \
+    --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" -cf - | gzip -n -6 >"../../dist/$NAME.tar.gz")
+(cd build/stage && find "$NAME" ! -type d | LC_ALL=C sort) >"dist/$NAME.files"
+(cd dist && sha256sum ./*.whl ./*.tar.gz >SHA256SUMS)
+
+phase "done"
+du -sh "$STAGE/triadic" | sed 's/^/bundle unpacked: /'
+ls -l dist
+if [ -f build/previous.files ]; then
+    if cmp -s build/previous.files "dist/$NAME.files"; then
+        echo "file list: the same as the previous build ($(wc -l <"dist/$NAME.files") files)"
+    else
+        echo "file list: DIFFERS from the previous build:"; { diff build/previous.files "dist/$NAME.files" || true; } | head -20
+    fi
+fi
