@@ -63,7 +63,7 @@ RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("timeline", "Timeline", Area.BottomDockWidgetArea, TimelinePanel),
     RunDockSpec("events", "Events", Area.BottomDockWidgetArea, EventsPanel),
     RunDockSpec("call", "Call", Area.RightDockWidgetArea, CallInspectorPanel),
-    RunDockSpec("cost", "Cost & tokens", Area.RightDockWidgetArea, CostPanel),
+    RunDockSpec("cost", "Cost && tokens", Area.RightDockWidgetArea, CostPanel),
     RunDockSpec("verdicts", "Verdicts", Area.RightDockWidgetArea, VerdictsPanel),
     RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, MemoryPanel),
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),

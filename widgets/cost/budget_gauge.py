@@ -8,7 +8,7 @@ widget's palette (light or dark).
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 AMBER_AT, RED_AT = 0.75, 0.90
@@ -31,11 +31,11 @@ class BudgetGauge(QWidget):
         self.limit: float | None = None
         self.level = "none"
         self.text = "no limit"
-        self.setMinimumHeight(38)
+        self.setMinimumHeight(54)  # name, figures (below the name when the gauge is narrow), bar
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
-        return QSize(160, 40)
+        return QSize(160, 54)
 
     def set_value(self, used: float, limit: float | None, used_text: str, limit_text: str) -> None:
         level = level_of(used, limit)
@@ -55,7 +55,12 @@ class BudgetGauge(QWidget):
         text_colour = pal.windowText().color()
         track = QColor(pal.mid().color())
         track.setAlpha(90)
-        bar = QRectF(1, 20, self.width() - 2, self.height() - 23)
+        metrics = QFontMetrics(self.font())
+        bold = QFont(self.font())
+        bold.setBold(True)
+        one_line = QFontMetrics(bold).horizontalAdvance(self.title) + metrics.horizontalAdvance(self.text) + 12 <= self.width()
+        text_row = QRectF(2, 0 if one_line else 18, self.width() - 4, 18)  # the figures below the name when narrow
+        bar = QRectF(1, 20 if one_line else 38, self.width() - 2, 14)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(track)
         painter.drawRoundedRect(bar, 3, 3)
@@ -74,6 +79,6 @@ class BudgetGauge(QWidget):
         painter.setFont(font)
         colour = fill if self.level in ("amber", "red") else text_colour
         painter.setPen(QPen(colour))
-        painter.drawText(QRectF(2, 0, self.width() - 4, 18), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-                         self.text)
+        painter.drawText(text_row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                         metrics.elidedText(self.text, Qt.TextElideMode.ElideLeft, int(text_row.width())))
         painter.end()
