@@ -73,3 +73,28 @@ def test_a_window_run_is_listed_and_shown_by_the_cli(
     with TraceStore(db) as store:
         stored = store.get_run(run_id)
         assert stored is not None and stored.inputs == {"goal": "Plan a garden"}
+
+
+def test_what_could_not_be_recorded_is_said_in_the_window(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken_save(self: TraceStore, doc: dict, *, workflow_hash: str) -> str:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(TraceStore, "save_workflow", broken_save)
+    window = run_window(qtbot, tmp_path, "triad")
+    reported: list[tuple[str, str]] = []
+    window.runs.error_reported.connect(lambda title, text: reported.append((title, text)))
+
+    async def scenario() -> str:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        await settle()
+        return run_id
+
+    run_id = drive(gui_loop, scenario())
+    live = window.runs.runs[run_id]
+    assert live.projection.status == "succeeded"  # the run itself went on
+    assert any("workflow version" in e and "disk full" in e for e in live.recording_errors)
+    assert [t for t, _ in reported] == ["Part of the run was not recorded"]
+    assert "disk full" in reported[0][1]
