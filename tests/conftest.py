@@ -26,8 +26,9 @@ def pytest_runtest_teardown(item: object) -> None:
     if isinstance(app, QApplication) and app.styleSheet():
         app.setStyleSheet("")
         app.setPalette(QPalette())
-    # Widgets a test dropped die here, on the GUI thread: left to a later collection they could be
+    # Widgets a Qt test dropped die here, on the GUI thread: left to a later collection they could be
     # destroyed by whichever thread triggers it (an executor worker), which Qt does not survive.
-    import gc
+    if "qtbot" in getattr(item, "fixturenames", ()):
+        import gc
 
-    gc.collect()
+        gc.collect()
