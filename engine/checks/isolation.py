@@ -6,7 +6,8 @@ Two levels, chosen once per process (`isolation()`, cached):
   (it sees and can signal only its own processes; when the sandbox's `bwrap` dies, everything in
   it dies, and `bwrap` dies with the engine), its own user, IPC and UTS namespaces, a new terminal
   session, and a filesystem made of read-only system folders (/usr, the Python it runs with, the
-  bundled example data), a fresh /proc and /dev, and one writable folder, `/sandbox` (also /tmp).
+  bundled example data), a fresh /proc and /dev, and one writable folder, `/sandbox` (also /tmp, and
+  $TMPDIR; when the Python or the data lives under /tmp, /tmp holds only those read-only binds).
   Nothing of $HOME, /root, /home, /tmp, /run or /etc beyond what the loader needs is visible.
 - "process": the weaker fallback (no bubblewrap, user namespaces disabled, or
   TRIADIC_SANDBOX=process): a clean environment, its own session and resource limits, and the
@@ -67,11 +68,15 @@ def _ro_system_args(python: str) -> list[str]:
 
 def bwrap_argv(bwrap: str, root: Path, python: str, env: dict[str, str], argv: Sequence[str]) -> list[str]:
     """The full command line running `argv` inside bubblewrap with `root` as /sandbox."""
+    system = _ro_system_args(python)
+    # /tmp is the sandbox's own folder — unless the Python or the data it binds lives under /tmp (a
+    # checkout or venv there): then /tmp holds those binds, and TMPDIR names the writable folder
+    under_tmp = any(a.startswith("/tmp/") for a in system)
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-            "--new-session", "--clearenv", *_ro_system_args(python),
+            "--new-session", "--clearenv", *system,
             "--proc", "/proc", "--dev", "/dev", "--bind", str(root), INSIDE_DIR,
-            "--symlink", INSIDE_DIR, "/tmp", "--chdir", INSIDE_DIR]
-    for key, value in env.items():
+            *([] if under_tmp else ["--symlink", INSIDE_DIR, "/tmp"]), "--chdir", INSIDE_DIR]
+    for key, value in {"TMPDIR": INSIDE_DIR, **env}.items():
         args += ["--setenv", key, value]
     return [*args, "--remount-ro", "/dev", "--remount-ro", "/", "--", *argv]
 
