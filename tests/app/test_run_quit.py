@@ -14,7 +14,8 @@ from engine.store.store import TraceStore
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = textwrap.dedent("""
-    import asyncio, os, sys
+    import asyncio, faulthandler, os, sys
+    faulthandler.dump_traceback_later(75, exit=True)  # a hang says where it hangs (stderr), not just "timed out"
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtCore import QSettings, QTimer
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[2])
@@ -51,7 +52,7 @@ def test_quitting_with_a_live_run_records_it_cancelled(tmp_path: Path) -> None:
     db = tmp_path / "trace.db"
     example = ROOT / "resources" / "examples" / "triad.triadic.json"
     done = subprocess.run([sys.executable, "-c", SCRIPT, str(db), str(tmp_path), str(example)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+                          capture_output=True, text=True, timeout=90, check=False)
     assert done.returncode == 0, done.stderr
     run_id = done.stdout.split()[0]
     with TraceStore(db) as store:
