@@ -24,7 +24,7 @@ phase() { echo "== $1 ($(( $(date +%s) - t0 )) s, load $(cut -d' ' -f1-3 /proc/l
 
 trap '"$PY" packaging/stamp_build.py --remove' EXIT
 "$PY" packaging/stamp_build.py
-mkdir -p dist
+mkdir -p dist build  # a fresh clone has neither (both are ignored by git)
 [ -f "dist/$NAME.files" ] && mv "dist/$NAME.files" "build/previous.files" || rm -f build/previous.files
 rm -rf "dist/$NAME.tar.gz" dist/triadic-*.whl "dist/triadic-$VERSION.tar.gz" dist/SHA256SUMS build/lib build/stage
 
