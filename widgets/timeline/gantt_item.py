@@ -68,6 +68,12 @@ def _draw(key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, co
     return _Picture(key, frame, image, exact, None if exact or visible > COVERAGE_ABOVE else cols)
 
 
+def _widens(old: Frame, new: Frame) -> bool:
+    """Whether `new` is `old` at the same zoom with more around it (the margins drawn after the view)."""
+    return (new.sx == old.sx and new.sy == old.sy and new.oy == old.oy and new.height == old.height
+            and new.t_lo <= old.t_lo and new.t_hi >= old.t_hi)
+
+
 class GanttItem(pg.GraphicsObject):
     picture_built = Signal(object)  # a worker's picture (delivered on the GUI thread)
 
@@ -140,12 +146,12 @@ class GanttItem(pg.GraphicsObject):
             if picture is not None and picture.stands_in(key, sx, sy, ty - dev_top, v_lo, v_hi):
                 self.stretched += 1
                 self._draw_later(key, frame, exact=False)
-            else:
-                cols, visible = self._columns(frame.t_lo, frame.t_hi)
-                picture = self._picture = _draw(key, frame, cols, visible, self.colors, self._overlays(), False)
+            else:  # the visible width at once, the margins left and right in the worker
+                narrow = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height, margin=False)
+                cols, visible = self._columns(v_lo, v_hi)
+                picture = self._picture = _draw(key, narrow, cols, visible, self.colors, self._overlays(), False)
                 self.rebuilds += 1
-                if picture.cols is not None:
-                    self._settle.start()
+                self._draw_later(key, frame, exact=picture.exact)
         p.save()
         p.resetTransform()
         f = picture.frame
@@ -160,10 +166,13 @@ class GanttItem(pg.GraphicsObject):
         self._paint_filter(p, sy, ty, device)
         p.restore()
 
-    def _frame(self, v_lo: float, v_hi: float, sx: float, sy: float, oy: float, width: int, height: int) -> Frame:
-        span = v_hi - v_lo
+    def _frame(self, v_lo: float, v_hi: float, sx: float, sy: float, oy: float, width: int, height: int, *,
+               margin: bool = True) -> Frame:
+        """The view's frame, with a view's width left and right of it when `margin` (what a pan needs)."""
+        span = (v_hi - v_lo) if margin else 0.0
         t_lo = v_lo - span
-        return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * 3, height, len(self.arrays.lane_ids))
+        scale = 3 if margin else 1
+        return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * scale, height, len(self.arrays.lane_ids))
 
     def _paint_filter(self, p: QPainter, sy: float, ty: float, device: QRectF) -> None:
         lane = self.highlight_lane
@@ -199,6 +208,9 @@ class GanttItem(pg.GraphicsObject):
         if current is None or current.key != picture.key or (current.exact and not picture.exact
                                                               and current.frame == picture.frame):
             return
+        latest = self._latest
+        if (latest is None or latest[:2] != (picture.key, picture.frame)) and not _widens(current.frame, picture.frame):
+            return  # asked for a view since left, and not the current picture with its margins
         self._picture = picture
         if picture.cols is not None:
             self._settle.start()
