@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QTimer, Signal
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from widgets.timeline.colors import LIGHT, TimelineColors
@@ -84,6 +84,7 @@ class GanttItem(pg.GraphicsObject):
         self.now = 0.0
         self.generation = -1  # the arrays' generation last shown (`data_changed`)
         self.highlight_lane: int | None = None
+        self.grid_axis: pg.AxisItem | None = None  # whose ticks are drawn as lines across the lanes
         self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
         self.stretched = 0  # frames drawn from a stand-in picture
         self._picture: _Picture | None = None
@@ -163,6 +164,7 @@ class GanttItem(pg.GraphicsObject):
             p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, ratio < 1)
             source = QRectF((device.left() - left) / ratio, 0, device.width() / ratio, f.height)
             p.drawImage(QRectF(device.left(), dev_top, device.width(), f.height), picture.image, source)
+        self._paint_grid(p, sx, tx, v_lo, v_hi, device)
         self._paint_filter(p, sy, ty, device)
         p.restore()
 
@@ -173,6 +175,21 @@ class GanttItem(pg.GraphicsObject):
         t_lo = v_lo - span
         scale = 3 if margin else 1
         return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * scale, height, len(self.arrays.lane_ids))
+
+    def _paint_grid(self, p: QPainter, sx: float, tx: float, v_lo: float, v_hi: float, device: QRectF) -> None:
+        """The time axis's tick lines across the lanes (pyqtgraph's own grid cost ~20 ms a frame on a window)."""
+        axis = self.grid_axis
+        if axis is None:
+            return
+        lines = []
+        for level, (_spacing, values) in enumerate(axis.tickValues(v_lo, v_hi, device.width())[:2]):
+            colour = QColor(self.colors.text)
+            colour.setAlpha(int(64 / (level + 1) * min(1.0, 0.05 * device.width() / (len(values) + 1))))
+            xs = [sx * v + tx for v in values]
+            lines.append((colour, [QLineF(x, device.top(), x, device.bottom()) for x in xs]))
+        for colour, batch in lines:
+            p.setPen(QPen(colour, 0))
+            p.drawLines(batch)
 
     def _paint_filter(self, p: QPainter, sy: float, ty: float, device: QRectF) -> None:
         lane = self.highlight_lane
