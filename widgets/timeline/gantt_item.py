@@ -28,14 +28,22 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from widgets.timeline.colors import LIGHT, TimelineColors
-from widgets.timeline.render import COVERAGE_ABOVE, Columns, Frame, coverage_image, exact_image, overlay
+from widgets.timeline.render import (
+    COVERAGE_ABOVE,
+    Columns,
+    Frame,
+    coverage_image,
+    exact_image,
+    mark_arrays,
+    overlay,
+)
 from widgets.timeline.span_arrays import SpanArrays
 
 SETTLE_MS = 120  # the view stays put this long before the exact picture is drawn in the worker
 SYNC_RECTS = 3_000  # visible spans drawn exactly at once; above, the coverage picture first
 STRETCH = 2.0  # a picture drawn at up to this zoom ratio stands in while the new one is drawn
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timeline")
-Overlays = tuple[list[list[float]], list[list[float]], list[tuple[int, float, str]], float]
+Overlays = tuple[list[list[float]], list[list[float]], tuple[np.ndarray, np.ndarray], float]
 
 
 @dataclass(slots=True)
@@ -88,6 +96,7 @@ class GanttItem(pg.GraphicsObject):
         self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
         self.stretched = 0  # frames drawn from a stand-in picture
         self._picture: _Picture | None = None
+        self._marks: tuple[list[tuple[int, float, str]], tuple[np.ndarray, np.ndarray]] = ([], mark_arrays([]))
         self._pending: Future[None] | None = None
         self._latest: tuple[tuple[object, ...], Frame, bool] | None = None  # the last picture asked of the worker
         self._settle = QTimer(self)
@@ -202,7 +211,9 @@ class GanttItem(pg.GraphicsObject):
 
     def _overlays(self) -> Overlays:
         a = self.arrays
-        return [list(w) for w in a.waits], [list(h) for h in a.holds], list(a.marks), self.now
+        if self._marks[0] is not a.marks or len(self._marks[1][0]) != len(a.marks):  # marks are only appended
+            self._marks = (a.marks, mark_arrays(a.marks))
+        return [list(w) for w in a.waits], [list(h) for h in a.holds], self._marks[1], self.now
 
     # -- the worker -------------------------------------------------------------------------------
     def _draw_later(self, key: tuple[object, ...], frame: Frame, *, exact: bool, cols: Columns | None = None) -> None:

@@ -156,7 +156,7 @@ def _labels(painter: QPainter, frame: Frame, cols: Columns, x0: np.ndarray, x1: 
 
 
 def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[list[float]],
-            marks: list[tuple[int, float, str]], now: float, colors: TimelineColors) -> None:
+            marks: tuple[np.ndarray, np.ndarray], now: float, colors: TimelineColors) -> None:
     """Time waiting for a person (hatched), the run's holds (hatched across the run lane) and retry marks."""
     painter = QPainter(image)
     hatch = QBrush(colors.waiting, Qt.BrushStyle.BDiagPattern)
@@ -173,9 +173,8 @@ def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[l
         painter.drawRect(QRectF(a, y + band[0] * frame.sy, b - a, (band[1] - band[0]) * frame.sy))
     painter.setPen(QPen(colors.mark, 1.5))
     painter.setBrush(colors.mark)
-    if marks:
-        lanes = np.fromiter((m[0] for m in marks), dtype=np.int64, count=len(marks))
-        ts = np.fromiter((m[1] for m in marks), dtype=np.float64, count=len(marks))
+    lanes, ts = marks  # retry marks' lanes and times (`mark_arrays`)
+    if len(ts):
         keep = (ts >= frame.t_lo) & (ts <= frame.t_hi)
         px = np.round(ts[keep] * frame.sx + frame.ox).astype(np.int64)
         cells = np.unique(lanes[keep] * (frame.width + 1) + px)  # one mark per lane and pixel
@@ -189,3 +188,8 @@ def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[l
                 painter.drawPolygon(QPolygonF([QPointF(x - size, y), QPointF(x + size, y), QPointF(x, y + size)]))
     painter.end()
 
+
+def mark_arrays(marks: list[tuple[int, float, str]]) -> tuple[np.ndarray, np.ndarray]:
+    """The retry marks' lanes (int64) and times (float64), as `overlay` takes them."""
+    lanes = np.fromiter((m[0] for m in marks), dtype=np.int64, count=len(marks))
+    return lanes, np.fromiter((m[1] for m in marks), dtype=np.float64, count=len(marks))
