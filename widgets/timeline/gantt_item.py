@@ -2,13 +2,16 @@
 
 It keeps one `QImage` drawn at the current zoom for three times the visible width (what is left and
 right of the view), so a pan only blits the image. When the data, "now" (open spans grow), the
-lanes' height or the colours changed, or the view left the prepared range, the picture is rebuilt
-at once (the data counts as changed when `data_changed` / `show_arrays` say so, not at every append).
+lanes' height or the colours changed, or the view left the prepared range, the visible width is
+drawn at once and the three-width picture is asked of the worker (the data counts as changed when
+`data_changed` / `show_arrays` say so, not at every append); a worker's picture replaces the shown
+one only if it is the view last asked for, or the shown one at the same zoom with more around it.
 A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
 shrinking, so a one-pixel bar never drops out) while the worker thread draws the new one. Few visible
 spans (≤ `SYNC_RECTS`) are drawn as exact rectangles; more, up to `COVERAGE_ABOVE`, as the coverage
 picture first, then — once the view has stayed put for `SETTLE_MS` — as exact rectangles in the
-worker; above that the coverage picture only.
+worker; above that the coverage picture only. The time axis's grid lines are drawn here, over the
+picture, at the bottom axis's ticks (`grid_axis`; pyqtgraph's own grid cost ~20 ms a frame).
 
 Invariants: it draws in device pixels (the painter's transform is data → device, x and y scaled,
 not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays, and
@@ -69,8 +72,9 @@ class _Picture:
 
 def _draw(key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
           overlays: Overlays, exact: bool) -> _Picture:
-    """A picture of `frame`: exact rectangles when asked or when few spans are visible, else coverage."""
-    exact = exact or visible <= SYNC_RECTS
+    """A picture of `frame`: exact rectangles when few spans are visible or when asked and not too many are
+    (the margins of an exact view may hold far more spans than the view), else coverage."""
+    exact = (exact and visible <= COVERAGE_ABOVE) or visible <= SYNC_RECTS  # visible -1: columns already chosen
     image = exact_image(frame, cols, colors) if exact else coverage_image(frame, cols, colors)
     overlay(image, frame, *overlays, colors)
     return _Picture(key, frame, image, exact, None if exact or visible > COVERAGE_ABOVE else cols)
