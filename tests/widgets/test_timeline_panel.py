@@ -260,9 +260,16 @@ def test_a_rebuild_draws_the_visible_width_at_once_and_its_margins_in_the_worker
     assert narrow is not None and narrow.frame.width == narrow.image.width()
     lo, hi = panel.view_box.viewRange()[0]
     assert narrow.frame.t_lo == pytest.approx(lo) and narrow.frame.t_hi == pytest.approx(hi)
-    panel.item.wait_idle()
+    latest = panel.item._latest
+    assert panel.item._margins.isActive()  # asked of the worker only once no rebuild follows (a live run's ticks)
+    panel.item._picture = None
+    panel.plot.grab()
+    assert panel.item._latest == latest and panel.item._margins.isActive()
+    narrow = panel.item._picture
+    assert narrow is not None
+    qtbot.waitUntil(lambda: panel.item._picture is not narrow, timeout=5_000)  # the event loop runs the timer
     wide = panel.item._picture
-    assert wide is not narrow and wide.frame.sx == narrow.frame.sx and wide.frame.width == 3 * narrow.frame.width
+    assert wide is not None and wide is not narrow and wide.frame.sx == narrow.frame.sx and wide.frame.width == 3 * narrow.frame.width
     assert wide.frame.t_lo < lo and wide.frame.t_hi > hi  # a pan now only blits
 
 

@@ -3,7 +3,8 @@
 It keeps one `QImage` drawn at the current zoom for three times the visible width (what is left and
 right of the view), so a pan only blits the image. When the data, "now" (open spans grow), the
 lanes' height or the colours changed, or the view left the prepared range, the visible width is
-drawn at once and the three-width picture is asked of the worker (the data counts as changed when
+drawn at once and the three-width picture is asked of the worker once no rebuild has followed for
+`SETTLE_MS` (so none is drawn in vain while a live run redraws every tick; the data counts as changed when
 `data_changed` / `show_arrays` say so, not at every append); a worker's picture replaces the shown
 one only if it is the view last asked for, or the shown one at the same zoom with more around it.
 A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
@@ -107,6 +108,11 @@ class GanttItem(pg.GraphicsObject):
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._on_settle_timeout)
+        self._margins_due: tuple[_Picture, Frame] | None = None  # the view's picture, the frame with margins
+        self._margins = QTimer(self)  # restarted by every rebuild: none while a live run redraws every tick
+        self._margins.setSingleShot(True)
+        self._margins.setInterval(SETTLE_MS)
+        self._margins.timeout.connect(self._on_margins_timeout)
         self._bounds = QRectF(0, 0, 1, 1)
         self.picture_built.connect(self._on_picture_built)
 
@@ -159,13 +165,16 @@ class GanttItem(pg.GraphicsObject):
         if picture is None or not picture.fits(key, sx, sy, ty - dev_top, v_lo, v_hi):
             if picture is not None and picture.stands_in(key, sx, sy, ty - dev_top, v_lo, v_hi):
                 self.stretched += 1
+                self._margins.stop()  # the worker draws this view with its margins instead
+                self._margins_due = None
                 self._draw_later(key, frame, exact=False)
             else:  # the visible width at once, the margins left and right in the worker
                 narrow = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height, margin=False)
                 cols, visible = self._columns(v_lo, v_hi)
                 picture = self._picture = _draw(key, narrow, cols, visible, self.colors, self._overlays(), False)
                 self.rebuilds += 1
-                self._draw_later(key, frame, exact=picture.exact)
+                self._margins_due = (picture, frame)
+                self._margins.start()
         p.save()
         p.resetTransform()
         f = picture.frame
@@ -248,6 +257,11 @@ class GanttItem(pg.GraphicsObject):
             self._settle.start()
         self.update()
 
+    def _on_margins_timeout(self) -> None:
+        due, self._margins_due = self._margins_due, None
+        if due is not None and self._picture is due[0]:  # still showing the view drawn alone
+            self._draw_later(due[0].key, due[1], exact=due[0].exact)
+
     def _on_settle_timeout(self) -> None:
         current = self._picture
         if current is not None and not current.exact and current.cols is not None:
@@ -268,6 +282,12 @@ class GanttItem(pg.GraphicsObject):
 
     def wait_idle(self) -> None:
         """Start the exact picture now if one is due, and block until the worker is done (tests, benchmark)."""
+        if self._margins.isActive():
+            self._margins.stop()
+            self._on_margins_timeout()
+            if self._pending is not None:
+                self._pending.result()
+                QCoreApplication.processEvents()  # deliver the margins (which start the settle timer)
         if self._settle.isActive():
             self._settle.stop()
             self._on_settle_timeout()
