@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPalette
 from pytestqt.qtbot import QtBot
 
 from engine import events as ev
@@ -225,9 +225,14 @@ def test_a_zoom_step_shows_the_last_picture_stretched_until_the_worker_draws_the
     panel.plot.grab()
     assert panel.item.stretched > stretched and panel.item.rebuilds == rebuilds
     assert panel.item._picture is old  # a stand-in for this frame
-    qtbot.waitUntil(lambda: panel.item._picture is not old, timeout=5_000)
-    new = panel.item._picture
-    assert new is not None and new.frame.sx == pytest.approx(old.frame.sx / 0.8, rel=1e-6)
+    assert old is not None
+    zoomed = old.frame.sx / 0.8  # the old zoom's margins may arrive first (a wider stand-in)
+
+    def zoomed_in() -> bool:
+        picture = panel.item._picture
+        return picture is not None and abs(picture.frame.sx / zoomed - 1) < 1e-6
+
+    qtbot.waitUntil(zoomed_in, timeout=5_000)
     panel.view_box.scaleBy(x=0.2)  # far beyond a stand-in's reach: drawn at once
     panel.plot.grab()
     assert panel.item.rebuilds == rebuilds + 1
@@ -244,3 +249,39 @@ def test_another_run_gets_a_fresh_picture(qtbot: QtBot) -> None:
     assert picture.frame.lanes == len(panel.arrays.lane_ids) and panel.arrays.count == len(stored_run("hanoi").spans)
     panel.set_projection(None)
     assert panel.arrays.count == 0 and panel.summary.text() == "No run"
+
+
+def test_a_rebuild_draws_the_visible_width_at_once_and_its_margins_in_the_worker(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, _synthetic(COVERAGE_ABOVE + 5_000, 50))
+    _frame(panel)
+    panel.item._picture = None  # as after a zoom far beyond a stand-in's reach
+    panel.plot.grab()
+    narrow = panel.item._picture
+    assert narrow is not None and narrow.frame.width == narrow.image.width()
+    lo, hi = panel.view_box.viewRange()[0]
+    assert narrow.frame.t_lo == pytest.approx(lo) and narrow.frame.t_hi == pytest.approx(hi)
+    latest = panel.item._latest
+    assert panel.item._margins.isActive()  # asked of the worker only once no rebuild follows (a live run's ticks)
+    panel.item._picture = None
+    panel.plot.grab()
+    assert panel.item._latest == latest and panel.item._margins.isActive()
+    narrow = panel.item._picture
+    assert narrow is not None
+    qtbot.waitUntil(lambda: panel.item._picture is not narrow, timeout=5_000)  # the event loop runs the timer
+    wide = panel.item._picture
+    assert wide is not None and wide is not narrow and wide.frame.sx == narrow.frame.sx and wide.frame.width == 3 * narrow.frame.width
+    assert wide.frame.t_lo < lo and wide.frame.t_hi > hi  # a pan now only blits
+
+
+def test_the_item_draws_the_time_grid_at_the_axis_ticks(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, project(stored_run("triad").events))
+    axis = panel.plot.getAxis("bottom")
+    assert axis is not None and axis.grid is False and panel.item.grid_axis is axis  # pyqtgraph's grid cost ~20 ms a frame
+    image = QImage(400, 100, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(0)
+    painter = QPainter(image)
+    panel.item._paint_grid(painter, 40.0, 0.0, 0.0, 10.0, QRectF(0, 0, 400, 100))
+    painter.end()
+    major = axis.tickValues(0.0, 10.0, 400)[0][1]
+    assert major and all(image.pixelColor(round(40 * v), 50).alpha() > 0 for v in major if 0 < 40 * v < 399)
+    assert image.pixelColor(round(40 * major[0]) + 3, 50).alpha() == 0 or len(major) > 50

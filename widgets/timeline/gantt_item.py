@@ -2,13 +2,17 @@
 
 It keeps one `QImage` drawn at the current zoom for three times the visible width (what is left and
 right of the view), so a pan only blits the image. When the data, "now" (open spans grow), the
-lanes' height or the colours changed, or the view left the prepared range, the picture is rebuilt
-at once (the data counts as changed when `data_changed` / `show_arrays` say so, not at every append).
+lanes' height or the colours changed, or the view left the prepared range, the visible width is
+drawn at once and the three-width picture is asked of the worker once no rebuild has followed for
+`SETTLE_MS` (so none is drawn in vain while a live run redraws every tick; the data counts as changed when
+`data_changed` / `show_arrays` say so, not at every append); a worker's picture replaces the shown
+one only if it is the view last asked for, or the shown one at the same zoom with more around it.
 A zoom within 2× of the picture's draws it stretched for that frame (smoothly when
 shrinking, so a one-pixel bar never drops out) while the worker thread draws the new one. Few visible
 spans (≤ `SYNC_RECTS`) are drawn as exact rectangles; more, up to `COVERAGE_ABOVE`, as the coverage
 picture first, then — once the view has stayed put for `SETTLE_MS` — as exact rectangles in the
-worker; above that the coverage picture only.
+worker; above that the coverage picture only. The time axis's grid lines are drawn here, over the
+picture, at the bottom axis's ticks (`grid_axis`; pyqtgraph's own grid cost ~20 ms a frame).
 
 Invariants: it draws in device pixels (the painter's transform is data → device, x and y scaled,
 not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays, and
@@ -23,19 +27,27 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QTimer, Signal
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from widgets.timeline.colors import LIGHT, TimelineColors
-from widgets.timeline.render import COVERAGE_ABOVE, Columns, Frame, coverage_image, exact_image, overlay
+from widgets.timeline.render import (
+    COVERAGE_ABOVE,
+    Columns,
+    Frame,
+    coverage_image,
+    exact_image,
+    mark_arrays,
+    overlay,
+)
 from widgets.timeline.span_arrays import SpanArrays
 
 SETTLE_MS = 120  # the view stays put this long before the exact picture is drawn in the worker
 SYNC_RECTS = 3_000  # visible spans drawn exactly at once; above, the coverage picture first
 STRETCH = 2.0  # a picture drawn at up to this zoom ratio stands in while the new one is drawn
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timeline")
-Overlays = tuple[list[list[float]], list[list[float]], list[tuple[int, float, str]], float]
+Overlays = tuple[list[list[float]], list[list[float]], tuple[np.ndarray, np.ndarray], float]
 
 
 @dataclass(slots=True)
@@ -61,11 +73,18 @@ class _Picture:
 
 def _draw(key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
           overlays: Overlays, exact: bool) -> _Picture:
-    """A picture of `frame`: exact rectangles when asked or when few spans are visible, else coverage."""
-    exact = exact or visible <= SYNC_RECTS
+    """A picture of `frame`: exact rectangles when few spans are visible or when asked and not too many are
+    (the margins of an exact view may hold far more spans than the view), else coverage."""
+    exact = (exact and visible <= COVERAGE_ABOVE) or visible <= SYNC_RECTS  # visible -1: columns already chosen
     image = exact_image(frame, cols, colors) if exact else coverage_image(frame, cols, colors)
     overlay(image, frame, *overlays, colors)
     return _Picture(key, frame, image, exact, None if exact or visible > COVERAGE_ABOVE else cols)
+
+
+def _widens(old: Frame, new: Frame) -> bool:
+    """Whether `new` is `old` at the same zoom with more around it (the margins drawn after the view)."""
+    return (new.sx == old.sx and new.sy == old.sy and new.oy == old.oy and new.height == old.height
+            and new.t_lo <= old.t_lo and new.t_hi >= old.t_hi)
 
 
 class GanttItem(pg.GraphicsObject):
@@ -78,15 +97,22 @@ class GanttItem(pg.GraphicsObject):
         self.now = 0.0
         self.generation = -1  # the arrays' generation last shown (`data_changed`)
         self.highlight_lane: int | None = None
+        self.grid_axis: pg.AxisItem | None = None  # whose ticks are drawn as lines across the lanes
         self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
         self.stretched = 0  # frames drawn from a stand-in picture
         self._picture: _Picture | None = None
+        self._marks: tuple[list[tuple[int, float, str]], tuple[np.ndarray, np.ndarray]] = ([], mark_arrays([]))
         self._pending: Future[None] | None = None
         self._latest: tuple[tuple[object, ...], Frame, bool] | None = None  # the last picture asked of the worker
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._on_settle_timeout)
+        self._margins_due: tuple[_Picture, Frame] | None = None  # the view's picture, the frame with margins
+        self._margins = QTimer(self)  # restarted by every rebuild: none while a live run redraws every tick
+        self._margins.setSingleShot(True)
+        self._margins.setInterval(SETTLE_MS)
+        self._margins.timeout.connect(self._on_margins_timeout)
         self._bounds = QRectF(0, 0, 1, 1)
         self.picture_built.connect(self._on_picture_built)
 
@@ -139,13 +165,16 @@ class GanttItem(pg.GraphicsObject):
         if picture is None or not picture.fits(key, sx, sy, ty - dev_top, v_lo, v_hi):
             if picture is not None and picture.stands_in(key, sx, sy, ty - dev_top, v_lo, v_hi):
                 self.stretched += 1
+                self._margins.stop()  # the worker draws this view with its margins instead
+                self._margins_due = None
                 self._draw_later(key, frame, exact=False)
-            else:
-                cols, visible = self._columns(frame.t_lo, frame.t_hi)
-                picture = self._picture = _draw(key, frame, cols, visible, self.colors, self._overlays(), False)
+            else:  # the visible width at once, the margins left and right in the worker
+                narrow = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height, margin=False)
+                cols, visible = self._columns(v_lo, v_hi)
+                picture = self._picture = _draw(key, narrow, cols, visible, self.colors, self._overlays(), False)
                 self.rebuilds += 1
-                if picture.cols is not None:
-                    self._settle.start()
+                self._margins_due = (picture, frame)
+                self._margins.start()
         p.save()
         p.resetTransform()
         f = picture.frame
@@ -157,13 +186,32 @@ class GanttItem(pg.GraphicsObject):
             p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, ratio < 1)
             source = QRectF((device.left() - left) / ratio, 0, device.width() / ratio, f.height)
             p.drawImage(QRectF(device.left(), dev_top, device.width(), f.height), picture.image, source)
+        self._paint_grid(p, sx, tx, v_lo, v_hi, device)
         self._paint_filter(p, sy, ty, device)
         p.restore()
 
-    def _frame(self, v_lo: float, v_hi: float, sx: float, sy: float, oy: float, width: int, height: int) -> Frame:
-        span = v_hi - v_lo
+    def _frame(self, v_lo: float, v_hi: float, sx: float, sy: float, oy: float, width: int, height: int, *,
+               margin: bool = True) -> Frame:
+        """The view's frame, with a view's width left and right of it when `margin` (what a pan needs)."""
+        span = (v_hi - v_lo) if margin else 0.0
         t_lo = v_lo - span
-        return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * 3, height, len(self.arrays.lane_ids))
+        scale = 3 if margin else 1
+        return Frame(t_lo, v_hi + span, sx, -sx * t_lo, sy, oy, width * scale, height, len(self.arrays.lane_ids))
+
+    def _paint_grid(self, p: QPainter, sx: float, tx: float, v_lo: float, v_hi: float, device: QRectF) -> None:
+        """The time axis's tick lines across the lanes (pyqtgraph's own grid cost ~20 ms a frame on a window)."""
+        axis = self.grid_axis
+        if axis is None:
+            return
+        lines = []
+        for level, (_spacing, values) in enumerate(axis.tickValues(v_lo, v_hi, device.width())[:2]):
+            colour = QColor(self.colors.text)
+            colour.setAlpha(int(64 / (level + 1) * min(1.0, 0.05 * device.width() / (len(values) + 1))))
+            xs = [sx * v + tx for v in values]
+            lines.append((colour, [QLineF(x, device.top(), x, device.bottom()) for x in xs]))
+        for colour, batch in lines:
+            p.setPen(QPen(colour, 0))
+            p.drawLines(batch)
 
     def _paint_filter(self, p: QPainter, sy: float, ty: float, device: QRectF) -> None:
         lane = self.highlight_lane
@@ -176,7 +224,9 @@ class GanttItem(pg.GraphicsObject):
 
     def _overlays(self) -> Overlays:
         a = self.arrays
-        return [list(w) for w in a.waits], [list(h) for h in a.holds], list(a.marks), self.now
+        if self._marks[0] is not a.marks or len(self._marks[1][0]) != len(a.marks):  # marks are only appended
+            self._marks = (a.marks, mark_arrays(a.marks))
+        return [list(w) for w in a.waits], [list(h) for h in a.holds], self._marks[1], self.now
 
     # -- the worker -------------------------------------------------------------------------------
     def _draw_later(self, key: tuple[object, ...], frame: Frame, *, exact: bool, cols: Columns | None = None) -> None:
@@ -199,10 +249,18 @@ class GanttItem(pg.GraphicsObject):
         if current is None or current.key != picture.key or (current.exact and not picture.exact
                                                               and current.frame == picture.frame):
             return
+        latest = self._latest
+        if (latest is None or latest[:2] != (picture.key, picture.frame)) and not _widens(current.frame, picture.frame):
+            return  # asked for a view since left, and not the current picture with its margins
         self._picture = picture
         if picture.cols is not None:
             self._settle.start()
         self.update()
+
+    def _on_margins_timeout(self) -> None:
+        due, self._margins_due = self._margins_due, None
+        if due is not None and self._picture is due[0]:  # still showing the view drawn alone
+            self._draw_later(due[0].key, due[1], exact=due[0].exact)
 
     def _on_settle_timeout(self) -> None:
         current = self._picture
@@ -224,6 +282,12 @@ class GanttItem(pg.GraphicsObject):
 
     def wait_idle(self) -> None:
         """Start the exact picture now if one is due, and block until the worker is done (tests, benchmark)."""
+        if self._margins.isActive():
+            self._margins.stop()
+            self._on_margins_timeout()
+            if self._pending is not None:
+                self._pending.result()
+                QCoreApplication.processEvents()  # deliver the margins (which start the settle timer)
         if self._settle.isActive():
             self._settle.stop()
             self._on_settle_timeout()

@@ -28,6 +28,7 @@ from widgets.timeline.colors import (
     CALL_TOP,
     TimelineColors,
 )
+from widgets.timeline.coverage import coverage_strips, pixel_ranges
 
 COVERAGE_ABOVE = 20_000  # visible spans above which the coverage picture is drawn
 MIN_BAND_PX = 5.0  # lanes thinner than this draw their bars over the whole lane
@@ -70,7 +71,8 @@ def colour_index(kind: np.ndarray, group: np.ndarray) -> np.ndarray:
 
 def coverage_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
     w, h, lanes = frame.width, frame.height, max(frame.lanes, 1)
-    strips = _coverage_strips(frame, cols, lanes)  # per lane: its bars' row, then its calls-over-bars row
+    px0, px1 = pixel_ranges(cols.start, cols.end, frame.sx, frame.ox, w)
+    strips = coverage_strips(px0, px1, cols.lane, colour_index(cols.kind, cols.group), cols.kind >= 2, lanes, w)  # per lane: its bars' row, then its calls-over-bars row
     indexed = QImage(strips.data, w, 2 * lanes, w, QImage.Format.Format_Indexed8)
     indexed.setColorTable([int(word) for word in colors.palette()] + [0] * (256 - 10))
     source = indexed.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
@@ -89,29 +91,6 @@ def coverage_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImag
             painter.drawImage(target, source, QRectF(0, 2 * lane + row, w, 1))
     painter.end()
     return image
-
-
-def _coverage_strips(frame: Frame, cols: Columns, lanes: int) -> np.ndarray:
-    """(2·lanes, width) colour indices: row 2i the bars of lane i, row 2i+1 its calls drawn over its bars."""
-    w = frame.width
-    px0 = np.clip(np.floor(cols.start * frame.sx + frame.ox), 0, w - 1).astype(np.int64)
-    px1 = np.clip(np.ceil(cols.end * frame.sx + frame.ox), 0, w).astype(np.int64)
-    px1 = np.maximum(px1, px0 + 1)  # never thinner than a pixel
-    index = colour_index(cols.kind, cols.group)
-    calls = cols.kind >= 2
-    strips = np.zeros((lanes, 2, w), dtype=np.uint8)
-    size = lanes * (w + 1)
-    for layer, row in ((~calls, 0), (calls, 1)):
-        grid = strips[:, row, :]
-        for c in np.unique(index[layer]):  # ascending: later colours (failed, errors) win a shared pixel
-            sel = layer & (index == c)
-            base = cols.lane[sel].astype(np.int64) * (w + 1)
-            diff = np.bincount(base + px0[sel], minlength=size) - np.bincount(base + px1[sel], minlength=size)
-            covered = np.cumsum(diff.reshape(lanes, w + 1)[:, :w], axis=1, dtype=np.int32) > 0
-            np.copyto(grid, c, where=covered)
-    calls_row = strips[:, 1, :]
-    np.copyto(calls_row, strips[:, 0, :], where=calls_row == 0)
-    return np.ascontiguousarray(strips.reshape(2 * lanes, w))
 
 
 def exact_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
@@ -177,7 +156,7 @@ def _labels(painter: QPainter, frame: Frame, cols: Columns, x0: np.ndarray, x1: 
 
 
 def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[list[float]],
-            marks: list[tuple[int, float, str]], now: float, colors: TimelineColors) -> None:
+            marks: tuple[np.ndarray, np.ndarray], now: float, colors: TimelineColors) -> None:
     """Time waiting for a person (hatched), the run's holds (hatched across the run lane) and retry marks."""
     painter = QPainter(image)
     hatch = QBrush(colors.waiting, Qt.BrushStyle.BDiagPattern)
@@ -194,9 +173,8 @@ def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[l
         painter.drawRect(QRectF(a, y + band[0] * frame.sy, b - a, (band[1] - band[0]) * frame.sy))
     painter.setPen(QPen(colors.mark, 1.5))
     painter.setBrush(colors.mark)
-    if marks:
-        lanes = np.fromiter((m[0] for m in marks), dtype=np.int64, count=len(marks))
-        ts = np.fromiter((m[1] for m in marks), dtype=np.float64, count=len(marks))
+    lanes, ts = marks  # retry marks' lanes and times (`mark_arrays`)
+    if len(ts):
         keep = (ts >= frame.t_lo) & (ts <= frame.t_hi)
         px = np.round(ts[keep] * frame.sx + frame.ox).astype(np.int64)
         cells = np.unique(lanes[keep] * (frame.width + 1) + px)  # one mark per lane and pixel
@@ -210,3 +188,8 @@ def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[l
                 painter.drawPolygon(QPolygonF([QPointF(x - size, y), QPointF(x + size, y), QPointF(x, y + size)]))
     painter.end()
 
+
+def mark_arrays(marks: list[tuple[int, float, str]]) -> tuple[np.ndarray, np.ndarray]:
+    """The retry marks' lanes (int64) and times (float64), as `overlay` takes them."""
+    lanes = np.fromiter((m[0] for m in marks), dtype=np.int64, count=len(marks))
+    return lanes, np.fromiter((m[1] for m in marks), dtype=np.float64, count=len(marks))
