@@ -244,3 +244,22 @@ def test_another_run_gets_a_fresh_picture(qtbot: QtBot) -> None:
     assert picture.frame.lanes == len(panel.arrays.lane_ids) and panel.arrays.count == len(stored_run("hanoi").spans)
     panel.set_projection(None)
     assert panel.arrays.count == 0 and panel.summary.text() == "No run"
+
+
+def test_columns_prepared_off_the_gui_thread_are_shown_only_while_they_fit(qtbot: QtBot) -> None:
+    stored = stored_run(NAMES[0])
+    projection = project(stored.events)
+    prepared = TimelinePanel.prepare(projection)  # what a worker builds for a stored run
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    panel.use_prepared(prepared)
+    panel.set_projection(projection)
+    assert panel.arrays is prepared and panel.prepared is None  # taken once
+    panel.set_projection(projection)
+    assert panel.arrays is not prepared and panel.arrays.span_ids == prepared.span_ids  # built as usual
+    grown = project(stored.events[:-1])
+    stale = TimelinePanel.prepare(grown)
+    grown.apply_many(stored.events[-1:])  # folded on after it was prepared: it no longer fits
+    panel.use_prepared(stale)
+    panel.set_projection(grown)
+    assert panel.arrays is not stale and panel.arrays.count == len(stored.spans)
