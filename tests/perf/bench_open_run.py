@@ -6,13 +6,17 @@ lanes, `tests.perf.synthetic_run`) opened in the REAL window (`MainWindow`, ever
 Figures (medians over REPEATS opens of the same run, closed between; `/proc/loadavg` beside):
 - `open_run_first_picture_ms`: from the call to the open's end, then every dock painted (the window's
   `grab()` and each run dock's widget grabbed, the tabbed-away ones too) (target < 1000 ms);
-- `open_run_loop_stall_max_ms`: how late a 5 ms ticker on the GUI loop woke during the open (target ≤ 50 ms);
+- `open_run_loop_stall_max_ms`: how late a 5 ms ticker on the GUI loop woke during the open (target ≤ 50 ms),
+  the forced paint of every dock included (it is one GUI-thread block); `..._before_paint_ms`: the same until
+  the open returned (read + project in the worker, the docks given the run); `open_run_paint_every_dock_ms`:
+  that forced paint alone (the window and all 13 docks, the tabbed-away ones too: more than a person sees);
 - `open_run_peak_rss_mb`: the process's peak RSS sampled every 5 ms by a thread (target < 500 MB), with
   the RSS before the first open beside;
 - then, in that window, on the open run: `open_run_trace_scroll_frame_ms` (the Trace dock, every execution
   expanded, a page step a frame, the viewport rendered; median and p95, target ≤ 16 ms) and
   `open_run_timeline_pan_frame_ms` / `open_run_timeline_zoom_frame_ms` (the Timeline dock: 12 px drags, wheel
-  notches of 120 at the centre, each frame rendered).
+  notches of 120 at the centre, each frame rendered); each docked in the window's own layout (the bottom
+  area ~140 px tall with every dock shown) and again `_floating` (the dock pulled out to 1600×600).
 
 Run: `.venv/bin/python -m tests.perf.bench_open_run` (prints JSON lines).
 """
@@ -104,31 +108,39 @@ async def one_open(window: Any) -> dict[str, float]:
     t0 = time.perf_counter()
     opened = await window.runs.open_stored_run(RUN_ID)
     assert opened == RUN_ID, opened
+    open_stall = max(stalls, default=0.0)  # the open itself (read + project in the worker, then shown)
+    t_paint = time.perf_counter()
     await asyncio.sleep(0)  # the loop's pass: Qt's posted events (layouts, updates) — never a nested processEvents
     window.grab()
     for dock in window.docks.values():
         dock.widget().grab()
     first_picture = (time.perf_counter() - t0) * 1000
+    paint_all = (time.perf_counter() - t_paint) * 1000
     await asyncio.sleep(0.05)  # a stall left for just after the picture counts too
     done.set()
     await tick
     stop.set()
     sampler.join()
-    return {"first_picture": first_picture, "stall_max": max(stalls), "peak_rss": peak[0]}
+    return {"first_picture": first_picture, "stall_max": max(stalls), "open_stall": open_stall,
+            "paint_all": paint_all, "peak_rss": peak[0]}
 
 
-def give_room(window: Any, name: str) -> None:
-    """Raise the dock and give the bottom area 450 px, as a person looking at it would (with every dock
-    shown the default layout leaves the bottom docks a few rows)."""
+def give_room(window: Any, name: str, floating: bool) -> None:
+    """Raise the dock and give it room: docked, the bottom area as tall as the window's layout lets it
+    (every dock shown at 1600×900 leaves it ~140 px); floating, pulled out to 1600×600."""
     dock = window.docks[name]
+    dock.setFloating(floating)
     dock.show()
     dock.raise_()
-    window.resizeDocks([dock], [450], Qt.Orientation.Vertical)
+    if floating:
+        dock.resize(1600, 600)
+    else:
+        window.resizeDocks([dock], [450], Qt.Orientation.Vertical)
     QApplication.processEvents()
 
 
-def bench_trace(window: Any) -> None:
-    give_room(window, "trace")
+def bench_trace(window: Any, floating: bool) -> None:
+    give_room(window, "trace", floating)
     panel = window.runs.views.panels["trace"]
     panel.model.fetch_all()
     panel.view.expandAll()
@@ -143,12 +155,12 @@ def bench_trace(window: Any) -> None:
         viewport.render(image)
         frames.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
-    frame_stats("open_run_trace_scroll_frame_ms", frames, cpu_median_ms=round(statistics.median(cpu), 2),
+    frame_stats(f"open_run_trace_scroll_frame_ms{'_floating' if floating else ''}", frames, cpu_median_ms=round(statistics.median(cpu), 2),
                 rows=panel.model.rows_known, viewport=f"{viewport.width()}x{viewport.height()}")
 
 
-def bench_timeline(window: Any) -> None:
-    give_room(window, "timeline")
+def bench_timeline(window: Any, floating: bool) -> None:
+    give_room(window, "timeline", floating)
     panel = window.runs.views.panels["timeline"]
     QApplication.processEvents()
     plot = panel.plot
@@ -170,7 +182,8 @@ def bench_timeline(window: Any) -> None:
         panel.view_box.translateBy(x=step)
         render()
         pans.append((time.perf_counter() - t0) * 1000)
-    frame_stats("open_run_timeline_pan_frame_ms", pans, spans=panel.arrays.count,
+    suffix = "_floating" if floating else ""
+    frame_stats(f"open_run_timeline_pan_frame_ms{suffix}", pans, spans=panel.arrays.count,
                 viewport=f"{plot.viewport().width()}x{plot.viewport().height()}")
     panel._on_fit_clicked()
     render()
@@ -184,7 +197,7 @@ def bench_timeline(window: Any) -> None:
         QApplication.sendEvent(plot.viewport(), event)
         render()
         zooms.append((time.perf_counter() - t0) * 1000)
-    frame_stats("open_run_timeline_zoom_frame_ms", zooms, notches=len(zooms))
+    frame_stats(f"open_run_timeline_zoom_frame_ms{suffix}", zooms, notches=len(zooms))
 
 
 def main() -> None:
@@ -223,12 +236,17 @@ def main() -> None:
               "window": f"{SIZE[0]}x{SIZE[1]}", "docks": len(window.docks)}
     for key, name, unit, target in (("first_picture", "open_run_first_picture_ms", "ms", 1000),
                                     ("stall_max", "open_run_loop_stall_max_ms", "ms", 50),
+                                    ("open_stall", "open_run_loop_stall_before_paint_ms", "ms", 50),
+                                    ("paint_all", "open_run_paint_every_dock_ms", "ms", 1000),
                                     ("peak_rss", "open_run_peak_rss_mb", "MB", 500)):
         values = [r[key] for r in results]
         extra = {"rss_before_mb": round(base_rss, 1)} if key == "peak_rss" else {}
         emit(name, statistics.median(values), unit, target=target, runs=[round(v, 1) for v in values], **common, **extra)
-    bench_trace(window)
-    bench_timeline(window)
+    for floating in (False, True):
+        bench_trace(window, floating)
+        bench_timeline(window, floating)
+        window.docks["trace"].setFloating(False)
+        window.docks["timeline"].setFloating(False)
     window.document.undo_stack.setClean()
     window.close()
     loop.close()
