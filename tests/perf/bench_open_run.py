@@ -14,9 +14,10 @@ Figures (medians over REPEATS opens of the same run, closed between; `/proc/load
   the RSS before the first open beside;
 - then, in that window, on the open run: `open_run_trace_scroll_frame_ms` (the Trace dock, every execution
   expanded, a page step a frame, the viewport rendered; median and p95, target ≤ 16 ms) and
-  `open_run_timeline_pan_frame_ms` / `open_run_timeline_zoom_frame_ms` (the Timeline dock: 12 px drags, wheel
-  notches of 120 at the centre, each frame rendered); each docked in the window's own layout (the bottom
-  area ~140 px tall with every dock shown) and again `_floating` (the dock pulled out to 1600×600).
+  `open_run_timeline_pan_frame_ms` / `open_run_timeline_zoom_frame_ms[_no_loop]` (the Timeline dock: 12 px
+  drags, wheel notches of 120 at the centre, each frame rendered; see `open_run_frames`); each docked in
+  the window's own layout (the bottom area ~140 px tall with every dock shown) and again `_floating`
+  (the dock pulled out to 1600×600).
 
 Run: `.venv/bin/python -m tests.perf.bench_open_run` (prints JSON lines).
 """
@@ -24,7 +25,6 @@ Run: `.venv/bin/python -m tests.perf.bench_open_run` (prints JSON lines).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import statistics
 import sys
@@ -36,24 +36,17 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
-from PySide6.QtGui import QImage, QPainter, QWheelEvent
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from engine.graph.convert import workflow_to_dict
 from engine.graph.generate import generate_workflow
+from tests.perf.open_run_frames import bench_timeline, bench_trace, emit
 from tests.perf.synthetic_run import synthetic_run
 
 REPEATS = 3
-FRAMES = 120
 SIZE = (1600, 900)
 RUN_ID = "bench-open-run"
-
-
-def emit(name: str, value: float, unit: str, **extra: object) -> None:
-    load = Path("/proc/loadavg").read_text().split()[:3]
-    print(json.dumps({"name": name, "value": round(value, 2), "unit": unit, **extra, "loadavg": " ".join(load)}),
-          flush=True)
 
 
 def rss_mb() -> float:
@@ -61,12 +54,6 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def frame_stats(name: str, frames: list[float], **extra: object) -> None:
-    ordered = sorted(frames)
-    emit(name, statistics.median(ordered), "ms", p95_ms=round(ordered[int(len(ordered) * 0.95)], 2),
-         frames=len(ordered), target_ms=16, **extra)
 
 
 def store_run(db: Path) -> int:
@@ -125,82 +112,6 @@ async def one_open(window: Any) -> dict[str, float]:
             "paint_all": paint_all, "peak_rss": peak[0]}
 
 
-def give_room(window: Any, name: str, floating: bool) -> None:
-    """Raise the dock and give it room: docked, the bottom area as tall as the window's layout lets it
-    (every dock shown at 1600×900 leaves it ~140 px); floating, pulled out to 1600×600."""
-    dock = window.docks[name]
-    dock.setFloating(floating)
-    dock.show()
-    dock.raise_()
-    if floating:
-        dock.resize(1600, 600)
-    else:
-        window.resizeDocks([dock], [450], Qt.Orientation.Vertical)
-    QApplication.processEvents()
-
-
-def bench_trace(window: Any, floating: bool) -> None:
-    give_room(window, "trace", floating)
-    panel = window.runs.views.panels["trace"]
-    panel.model.fetch_all()
-    panel.view.expandAll()
-    QApplication.processEvents()
-    viewport, bar = panel.view.viewport(), panel.view.verticalScrollBar()
-    image = QImage(viewport.size(), QImage.Format.Format_ARGB32_Premultiplied)
-    step, value, frames, cpu = max(1, bar.pageStep()), 0, [], []
-    for _ in range(FRAMES):
-        value = value + step if value + step <= bar.maximum() else 0
-        t0, c0 = time.perf_counter(), time.process_time()
-        bar.setValue(value)
-        viewport.render(image)
-        frames.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
-    frame_stats(f"open_run_trace_scroll_frame_ms{'_floating' if floating else ''}", frames, cpu_median_ms=round(statistics.median(cpu), 2),
-                rows=panel.model.rows_known, viewport=f"{viewport.width()}x{viewport.height()}")
-
-
-def bench_timeline(window: Any, floating: bool) -> None:
-    give_room(window, "timeline", floating)
-    panel = window.runs.views.panels["timeline"]
-    QApplication.processEvents()
-    plot = panel.plot
-    image = QImage(plot.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
-
-    def render() -> None:
-        painter = QPainter(image)
-        plot.render(painter, source=plot.viewport().rect())
-        painter.end()
-
-    panel._on_fit_clicked()
-    render()
-    panel.item.wait_idle()
-    QApplication.processEvents()
-    step = panel.view_box.viewPixelSize()[0] * 12
-    pans = []
-    for _ in range(FRAMES):
-        t0 = time.perf_counter()
-        panel.view_box.translateBy(x=step)
-        render()
-        pans.append((time.perf_counter() - t0) * 1000)
-    suffix = "_floating" if floating else ""
-    frame_stats(f"open_run_timeline_pan_frame_ms{suffix}", pans, spans=panel.arrays.count,
-                viewport=f"{plot.viewport().width()}x{plot.viewport().height()}")
-    panel._on_fit_clicked()
-    render()
-    centre = QPointF(plot.viewport().width() / 2, plot.viewport().height() / 2)
-    zooms = []
-    for direction in [1] * 20 + [-1] * 20:
-        event = QWheelEvent(centre, plot.viewport().mapToGlobal(centre), QPoint(0, 0), QPoint(0, 120 * direction),
-                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                            False)
-        t0 = time.perf_counter()
-        QApplication.sendEvent(plot.viewport(), event)
-        render()
-        zooms.append((time.perf_counter() - t0) * 1000)
-    frame_stats(f"open_run_timeline_zoom_frame_ms{suffix}", zooms, notches=len(zooms),
-                note="no events between notches: stand-ins run out, rebuilds land in the frame")
-
-
 def main() -> None:
     folder = tempfile.mkdtemp(prefix="triadic-bench-open-")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
@@ -242,7 +153,8 @@ def main() -> None:
                                     ("peak_rss", "open_run_peak_rss_mb", "MB", 500)):
         values = [r[key] for r in results]
         extra = {"rss_before_mb": round(base_rss, 1)} if key == "peak_rss" else {}
-        emit(name, statistics.median(values), unit, target=target, runs=[round(v, 1) for v in values], **common, **extra)
+        emit(name, statistics.median(values), unit, target=target, runs=[round(v, 1) for v in values],
+             **common, **extra)
     for floating in (False, True):
         bench_trace(window, floating)
         bench_timeline(window, floating)
