@@ -9,6 +9,10 @@ selected on the canvas. A panel says what the person picked through `node_select
 Invariants: `set_projection` resets the panel to the projection as it is now (a panel may be given a
 projection that already holds a whole stored run, or a playback's projection rebuilt at another seq);
 `apply_changes` only ever follows `set_projection` with the same projection's changes since then.
+A panel may build what it shows from a whole projection off the GUI thread (`prepare`, a static
+function that never touches Qt: a stored run is prepared in the loop's executor); what it returned is
+handed back with `use_prepared` just before `set_projection` of that same, unchanged projection, and
+a panel uses it only when it still fits (else it builds as usual).
 """
 
 from __future__ import annotations
@@ -27,6 +31,21 @@ class RunPanel(QWidget):
         super().__init__(parent)
         self.projection: RunProjection | None = None
         self.node_filter: str | None = None
+        self.prepared: object | None = None  # what `prepare` built for the next `set_projection`
+
+    @staticmethod
+    def prepare(projection: RunProjection) -> object | None:
+        """What this panel can build from `projection` off the GUI thread (called in a worker: no Qt);
+        None: nothing (the default)."""
+        return None
+
+    def use_prepared(self, prepared: object | None) -> None:
+        """Keep what `prepare` built for the next `set_projection` (which takes it, once)."""
+        self.prepared = prepared
+
+    def take_prepared(self) -> object | None:
+        prepared, self.prepared = self.prepared, None
+        return prepared
 
     def set_projection(self, projection: RunProjection | None) -> None:
         self.projection = projection

@@ -53,6 +53,7 @@ class LiveRun:
     recording_errors: list[str] = field(default_factory=list)
     last_status: str = "pending"
     stored_status: str = ""  # a stored run's status as the store says it (e.g. "interrupted": no RunFinished)
+    prepared: dict[str, object] = field(default_factory=dict)  # per panel name: what `RunPanel.prepare` built
 
     @property
     def read_only(self) -> bool:

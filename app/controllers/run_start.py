@@ -4,15 +4,16 @@
 - `compile_plan(workflow_doc, base_dir)`: the frozen plan of a snapshot of the document (the document
   may change while this runs: it compiles the snapshot, a plain dict taken on the GUI thread);
 - `check_keys(plan, overrides, gateway)`: `engine.runtime.preflight.missing_keys`;
-- `load_stored_run(store, run_id)`: a stored run decoded and projected, with the workflow version it
-  ran with.
+- `load_stored_run(store, run_id, preparers)`: a stored run decoded and projected, with the workflow
+  version it ran with, and what each panel's `RunPanel.prepare` built from it (by panel name).
 
 Invariant: nothing here touches Qt; every function is safe to call from a worker thread.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +46,20 @@ class StoredRun:
     projection: RunProjection
     workflow: Workflow | None  # the version it ran with (None: the store does not hold it)
     status: str = ""  # the store's status of the run (what a run without its RunFinished ended as)
+    prepared: dict[str, object] = field(default_factory=dict)  # per panel name: what its `prepare` built
 
 
 class StoredRunError(Exception):
     pass
 
 
-def load_stored_run(store: TraceStore, run_id: str) -> StoredRun:
-    """The stored run `run_id` (an id prefix is enough), projected whole; raises `StoredRunError`."""
+Preparer = Callable[[RunProjection], object | None]
+
+
+def load_stored_run(store: TraceStore, run_id: str, preparers: Mapping[str, Preparer] | None = None) -> StoredRun:
+    """The stored run `run_id` (an id prefix is enough), projected whole; raises `StoredRunError`.
+    Each of `preparers` (a panel's `prepare`, by panel name) is then given the projection; one that
+    raises is left out (its panel builds on the GUI thread as usual)."""
     summary = store.get_run(run_id)
     if summary is None:
         raise StoredRunError(f"no run {run_id!r} in {store.path}")
@@ -68,4 +75,12 @@ def load_stored_run(store: TraceStore, run_id: str) -> StoredRun:
                 workflow = workflow_from_dict(doc, source=f"run {full_id[:8]}")
             except Exception:  # an old or damaged version: the run still shows, without its canvas
                 workflow = None
-    return StoredRun(full_id, projection, workflow, summary.status)
+    prepared: dict[str, object] = {}
+    for name, preparer in (preparers or {}).items():
+        try:
+            built = preparer(projection)
+        except Exception:  # a panel's shortcut failing must not keep the run from opening
+            continue
+        if built is not None:
+            prepared[name] = built
+    return StoredRun(full_id, projection, workflow, summary.status, prepared)

@@ -67,7 +67,8 @@ class RunViews(QObject):
         projection = live.projection if live else None
         self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
         self.scene.run.show(projection)
-        for panel in self.panels.values():
+        for name, panel in self.panels.items():
+            panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
             panel.set_projection(projection)
 
     def apply(self, changes: ProjectionChanges) -> None:

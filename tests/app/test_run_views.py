@@ -5,7 +5,9 @@ the canvas-edited note, and closing the window with a live run."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import qasync
@@ -157,6 +159,46 @@ def test_a_stored_run_opens_read_only_against_its_workflow_version(
     assert scene.workflow is window.document.workflow and "critic" not in scene.node_items
     assert not window.runs.views.read_only and window.actions_by_name["delete"].isEnabled()
     assert not window.view.signalsBlocked() and panel.projection is None
+
+
+class PreparingPanel(RecordingPanel):
+    """Builds a token off the GUI thread for a stored run, and keeps what `rebuild` was handed."""
+
+    threads: ClassVar[list[str]] = []
+
+    @staticmethod
+    def prepare(projection: object) -> object | None:
+        PreparingPanel.threads.append(threading.current_thread().name)
+        return ("built for", projection)
+
+    def rebuild(self) -> None:
+        super().rebuild()
+        self.got = self.take_prepared()
+
+
+def test_a_stored_runs_panels_get_what_they_prepared_in_the_worker(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    panel = PreparingPanel()
+    qtbot.addWidget(panel)
+    window.runs.views.mount("prepared", panel)
+
+    async def scenario() -> str:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        window.runs.close_run(run_id)
+        PreparingPanel.threads.clear()
+        assert await window.runs.open_stored_run(run_id) == run_id
+        return run_id
+
+    run_id = drive(gui_loop, scenario())
+    live = window.runs.runs[run_id]
+    assert panel.got == ("built for", live.projection) and not live.prepared  # handed over once
+    assert PreparingPanel.threads and threading.main_thread().name not in PreparingPanel.threads
+    window.runs.select_run(None)
+    window.runs.select_run(run_id)
+    assert panel.got is None  # shown again: built on the GUI thread as usual
 
 
 def test_an_unknown_stored_run_is_said(qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:

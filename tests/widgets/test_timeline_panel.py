@@ -285,3 +285,22 @@ def test_the_item_draws_the_time_grid_at_the_axis_ticks(qtbot: QtBot) -> None:
     major = axis.tickValues(0.0, 10.0, 400)[0][1]
     assert major and all(image.pixelColor(round(40 * v), 50).alpha() > 0 for v in major if 0 < 40 * v < 399)
     assert image.pixelColor(round(40 * major[0]) + 3, 50).alpha() == 0 or len(major) > 50
+
+
+def test_columns_prepared_off_the_gui_thread_are_shown_only_while_they_fit(qtbot: QtBot) -> None:
+    stored = stored_run(NAMES[0])
+    projection = project(stored.events)
+    prepared = TimelinePanel.prepare(projection)  # what a worker builds for a stored run
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    panel.use_prepared(prepared)
+    panel.set_projection(projection)
+    assert panel.arrays is prepared and panel.prepared is None  # taken once
+    panel.set_projection(projection)
+    assert panel.arrays is not prepared and panel.arrays.span_ids == prepared.span_ids  # built as usual
+    grown = project(stored.events[:-1])
+    stale = TimelinePanel.prepare(grown)
+    grown.apply_many(stored.events[-1:])  # folded on after it was prepared: it no longer fits
+    panel.use_prepared(stale)
+    panel.set_projection(grown)
+    assert panel.arrays is not stale and panel.arrays.count == len(stored.spans)

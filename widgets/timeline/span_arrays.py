@@ -62,6 +62,19 @@ class SpanArrays:
         self._attempts: dict[str, int] = {}
 
     # -- lanes ------------------------------------------------------------------------------------
+    @classmethod
+    def of(cls, projection: RunProjection) -> SpanArrays:
+        """Every span and event of `projection` as it is now."""
+        arrays = cls()
+        arrays.sync_lanes(projection)
+        arrays.add(projection, list(projection.span_table.spans))
+        arrays.scan_events(projection)
+        return arrays
+
+    def fits(self, projection: RunProjection) -> bool:
+        """Whether these columns still show all of `projection` (nothing was folded in since they were built)."""
+        return self._events_seen == len(projection.events) and self.count == len(projection.span_table.spans)
+
     def sync_lanes(self, projection: RunProjection) -> bool:
         """Add a lane for each node the projection knows and the arrays do not; True when any was added."""
         if len(self.lane_of) >= len(projection.nodes) and all(n in self.lane_of for n in projection.nodes):

@@ -21,7 +21,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolTip, QVBoxLayout, QWidget
 
-from engine.projection import ProjectionChanges
+from engine.projection import ProjectionChanges, RunProjection
 from widgets.run_panel import RunPanel
 from widgets.timeline.colors import DARK, LIGHT, TimelineColors
 from widgets.timeline.gantt_item import GanttItem
@@ -80,15 +80,20 @@ class TimelinePanel(RunPanel):
         self.rebuild()
 
     # -- RunPanel ---------------------------------------------------------------------------------
+    @staticmethod
+    def prepare(projection: RunProjection) -> SpanArrays:
+        """The run's span columns, built off the GUI thread for a stored run (Qt-free; ~90 ms at 10,000 spans)."""
+        return SpanArrays.of(projection)
+
     def rebuild(self) -> None:
-        self.arrays = SpanArrays()
+        p = self.projection
+        prepared = self.take_prepared()
+        if isinstance(prepared, SpanArrays) and p is not None and prepared.fits(p):
+            self.arrays = prepared
+        else:
+            self.arrays = SpanArrays.of(p) if p is not None else SpanArrays()
         self.item.show_arrays(self.arrays)
         self.axis.set_labels(self.arrays.lane_labels)
-        p = self.projection
-        if p is not None:
-            self.arrays.sync_lanes(p)
-            self.arrays.add(p, list(p.span_table.spans))
-            self.arrays.scan_events(p)
         self.follow = True
         self._received = (p.elapsed_s if p is not None else 0.0, time.monotonic())
         self._refresh(lanes_changed=True)
