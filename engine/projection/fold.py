@@ -6,11 +6,12 @@ Invariant: a handler changes only the projection it is given and notes what it c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
-from engine.projection.rows import TERMINAL_NODE_STATES, CallRow, HumanQuestion, NodeRow
-from engine.projection.spans import run_span_id as ev_run_span
+from engine.projection.rows import TERMINAL_NODE_STATES, CallRow, HumanQuestion, NodeRow, SpanRow, is_priced
+from engine.projection.spans import run_span_id
 
 if TYPE_CHECKING:
     from engine.projection.run_projection import RunProjection
@@ -22,13 +23,19 @@ def _node(p: RunProjection, node_id: str, seq: int) -> NodeRow:
     p.changes.nodes.add(node_id)
     return row
 
-def _span_changed(p: RunProjection, span_id: str | None, first_seq: int, seq: int) -> None:
-    if span_id is None:
-        return
-    if first_seq == seq:
-        p.changes.spans_added.append(span_id)
-    else:
-        p.changes.spans_changed.add(span_id)
+
+def _fold_span(p: RunProjection, span_id: str, fold: Callable[[Any], SpanRow | None], e: ev.Event) -> SpanRow | None:
+    """Fold `e` into the span table (`fold` is a `SpanTable` step) and note the span as added (first seen)
+    or changed."""
+    known = span_id in p.span_table.spans
+    span = fold(e)
+    if span is not None:
+        if known:
+            p.changes.spans_changed.add(span_id)
+        else:
+            p.changes.spans_added.append(span_id)
+    return span
+
 
 def _started(p: RunProjection, e: ev.RunStarted) -> None:
     p.run_id, p.status = e.run_id, "running"
@@ -36,10 +43,9 @@ def _started(p: RunProjection, e: ev.RunStarted) -> None:
     p.workflow_name = e.workflow_name or p.workflow_name
     p.inputs, p.settings = dict(e.inputs), dict(e.settings)
     p.replay_of, p.fork_of = e.replay_of, e.fork_of
-    known = ev_run_span(e) in p.span_table.spans
-    span = p.span_table.run_started(e)
-    _span_changed(p, span.span_id, -1 if known else e.seq, e.seq)
+    _fold_span(p, run_span_id(e), p.span_table.run_started, e)
     p.changes.run = True
+
 
 def _planned(p: RunProjection, e: ev.RunPlanned) -> None:
     for node_id, title, role in e.nodes:
@@ -47,6 +53,7 @@ def _planned(p: RunProjection, e: ev.RunPlanned) -> None:
         row.title, row.role = title or row.title, role or row.role
         if row.state == "-":
             row.state = "queued"
+
 
 def _finished(p: RunProjection, e: ev.RunFinished) -> None:
     p.status, p.reason, p.outputs = e.status, e.reason, dict(e.outputs)
@@ -56,6 +63,7 @@ def _finished(p: RunProjection, e: ev.RunFinished) -> None:
     span = p.span_table.run_finished(e)
     p.changes.spans_changed.add(span.span_id)
     p.changes.run = True
+
 
 def _node_state(p: RunProjection, e: ev.NodeStateChanged) -> None:
     row = _node(p, e.node_id, e.seq)
@@ -70,20 +78,20 @@ def _node_state(p: RunProjection, e: ev.NodeStateChanged) -> None:
     if e.state == "failed" and e.detail:
         row.error = e.detail
     if e.span_id is not None:
-        known = e.span_id in p.span_table.spans
-        span = p.span_table.node_state(e)
-        if span is not None:
-            if not known:
-                row.span_ids.append(e.span_id)
-            _span_changed(p, e.span_id, e.seq if not known else -1, e.seq)
+        new = e.span_id not in p.span_table.spans
+        if _fold_span(p, e.span_id, p.span_table.node_state, e) is not None and new:
+            row.span_ids.append(e.span_id)
+
 
 def _output(p: RunProjection, e: ev.NodeOutput) -> None:
     p.artifacts[e.seq] = e
     p.changes.flows.append((e.node_id, e.port))
 
+
 def _plan(p: RunProjection, e: ev.PlanEmitted) -> None:
     p.plans.append(e)
     _node(p, e.node_id, e.seq)
+
 
 def _llm_started(p: RunProjection, e: ev.LLMCallStarted) -> None:
     if e.span_id is None:
@@ -93,10 +101,9 @@ def _llm_started(p: RunProjection, e: ev.LLMCallStarted) -> None:
     p.open_calls[e.span_id] = e.node_id
     if p.stream_span is None:
         p.stream_span = e.span_id
-    known = e.span_id in p.span_table.spans
-    p.span_table.call_started(e)
-    _span_changed(p, e.span_id, -1 if known else e.seq, e.seq)
+    _fold_span(p, e.span_id, p.span_table.call_started, e)
     _node(p, e.node_id, e.seq)
+
 
 def _llm_delta(p: RunProjection, e: ev.LLMTokenDelta) -> None:
     call = p.calls.get(e.span_id) if e.span_id is not None else None
@@ -104,6 +111,7 @@ def _llm_delta(p: RunProjection, e: ev.LLMTokenDelta) -> None:
         call.chunks.append(e.text)
         call.seq = e.seq
         p.changes.calls_changed.add(call.span_id)
+
 
 def _llm_restart(p: RunProjection, e: ev.LLMStreamRestarted) -> None:
     call = p.calls.get(e.span_id) if e.span_id is not None else None
@@ -113,6 +121,7 @@ def _llm_restart(p: RunProjection, e: ev.LLMStreamRestarted) -> None:
         call.seq = e.seq
         p.changes.calls_changed.add(call.span_id)
 
+
 def _llm_retry(p: RunProjection, e: ev.LLMCallRetrying) -> None:
     call = p.calls.get(e.span_id) if e.span_id is not None else None
     if call is not None:
@@ -120,14 +129,14 @@ def _llm_retry(p: RunProjection, e: ev.LLMCallRetrying) -> None:
                              "delay_s": e.delay_s})
         call.seq = e.seq
         p.changes.calls_changed.add(call.span_id)
-    if p.span_table.call_retrying(e) is not None:
-        p.changes.spans_changed.add(e.span_id or "")
+    if e.span_id is not None:
+        _fold_span(p, e.span_id, p.span_table.call_retrying, e)
+
 
 def _llm_finished(p: RunProjection, e: ev.LLMCallFinished) -> None:
     row = _node(p, e.node_id, e.seq)
     row.llm_calls += 1
-    # a call the gateway could not price costs "unknown", not $0 (`response["priced"]` False)
-    priced = e.cost_usd > 0 or not (e.tokens_in or e.tokens_out) or bool(e.response.get("priced", True))
+    priced = is_priced(e.cost_usd, e.tokens_in, e.tokens_out, e.response)
     for usage in (row, *_enclosing(p, e.node_id)):  # a sub-graph node's row sums its nodes' usage
         usage.tokens_in += e.tokens_in
         usage.tokens_out += e.tokens_out
@@ -141,21 +150,27 @@ def _llm_finished(p: RunProjection, e: ev.LLMCallFinished) -> None:
     p.changes.usage = p.changes.run = True
     if e.span_id is None:
         return
-    call = p.calls.get(e.span_id)
-    if call is None:
-        call = p.calls[e.span_id] = CallRow(e.span_id, "llm", e.node_id, e.model, e.seq, e.ts)
-        p.changes.calls_added.append(e.span_id)
-    else:
-        p.changes.calls_changed.add(e.span_id)
-    call.finished, call.ended_ts, call.seq = True, e.ts, e.seq
+    call = _finish_call(p, e.span_id, "llm", e.model, e)
     call.content, call.response, call.error, call.error_type = e.content, dict(e.response), e.error, e.error_type
     call.tokens_in, call.tokens_out, call.cost_usd, call.latency_s = e.tokens_in, e.tokens_out, e.cost_usd, e.latency_s
     p.open_calls.pop(e.span_id, None)
     if e.span_id == p.stream_span:
         p.stream_span = next(iter(p.open_calls), None)
-    known = e.span_id in p.span_table.spans
-    p.span_table.call_finished(e)
-    _span_changed(p, e.span_id, -1 if known else e.seq, e.seq)
+
+
+def _finish_call(p: RunProjection, span_id: str, kind: str, name: str,
+                 e: ev.LLMCallFinished | ev.ToolCallFinished) -> CallRow:
+    """The call `e` ends (made here when its start was not seen), marked finished; its span folded."""
+    call = p.calls.get(span_id)
+    if call is None:
+        call = p.calls[span_id] = CallRow(span_id, kind, e.node_id, name, e.seq, e.ts)
+        p.changes.calls_added.append(span_id)
+    else:
+        p.changes.calls_changed.add(span_id)
+    call.finished, call.ended_ts, call.seq = True, e.ts, e.seq
+    _fold_span(p, span_id, p.span_table.call_finished, e)
+    return call
+
 
 def _enclosing(p: RunProjection, node_id: str) -> list[NodeRow]:
     """The rows of the sub-graph nodes `node_id` runs inside ("a/b/c" → the rows of "a" and "a/b")."""
@@ -167,36 +182,29 @@ def _enclosing(p: RunProjection, node_id: str) -> list[NodeRow]:
     p.changes.nodes.update(r.node_id for r in found)
     return found
 
+
 def _tool_started(p: RunProjection, e: ev.ToolCallStarted) -> None:
     if e.span_id is None:
         return
     p.tool_arguments[e.span_id] = e.arguments
     p.calls[e.span_id] = CallRow(e.span_id, "tool", e.node_id, e.tool, e.seq, e.ts, e.arguments, seq=e.seq)
     p.changes.calls_added.append(e.span_id)
-    known = e.span_id in p.span_table.spans
-    p.span_table.call_started(e)
-    _span_changed(p, e.span_id, -1 if known else e.seq, e.seq)
+    _fold_span(p, e.span_id, p.span_table.call_started, e)
+
 
 def _tool_finished(p: RunProjection, e: ev.ToolCallFinished) -> None:
     _node(p, e.node_id, e.seq).tool_calls += 1
     p.last_tool_arguments = p.tool_arguments.pop(e.span_id or "", {})
     if e.span_id is None:
         return
-    call = p.calls.get(e.span_id)
-    if call is None:
-        call = p.calls[e.span_id] = CallRow(e.span_id, "tool", e.node_id, e.tool, e.seq, e.ts)
-        p.changes.calls_added.append(e.span_id)
-    else:
-        p.changes.calls_changed.add(e.span_id)
-    call.finished, call.ended_ts, call.seq = True, e.ts, e.seq
+    call = _finish_call(p, e.span_id, "tool", e.tool, e)
     call.result, call.error, call.latency_s = e.result, e.error, e.latency_s
-    known = e.span_id in p.span_table.spans
-    p.span_table.call_finished(e)
-    _span_changed(p, e.span_id, -1 if known else e.seq, e.seq)
+
 
 def _memory_read(p: RunProjection, e: ev.MemoryRead) -> None:
     p.memory_reads.append(e)
     p.changes.memory = True
+
 
 def _memory_write(p: RunProjection, e: ev.MemoryWritten) -> None:
     p.memory_writes.append(e)
@@ -204,14 +212,17 @@ def _memory_write(p: RunProjection, e: ev.MemoryWritten) -> None:
         p.memory[(e.memory, e.scope, e.key)] = e
     p.changes.memory = True
 
+
 def _verdict(p: RunProjection, e: ev.VerdictIssued) -> None:
     p.verdicts.append(e)
     _node(p, e.node_id, e.seq)
     p.changes.verdicts = True
 
+
 def _budget(p: RunProjection, e: ev.BudgetUpdated) -> None:
     p.budget = e
     p.changes.run = p.changes.usage = True
+
 
 def _budget_hit(p: RunProjection, e: ev.BudgetExceeded) -> None:
     p.budget_hit = e
@@ -219,18 +230,22 @@ def _budget_hit(p: RunProjection, e: ev.BudgetExceeded) -> None:
     p.problems.append(f"budget {e.budget} exceeded{where}: {e.actual:g} > limit {e.limit:g}")
     p.changes.run = p.changes.problems = True
 
+
 def _paused(p: RunProjection, e: ev.RunPaused) -> None:
     p.hold = e
     p.changes.run = True
+
 
 def _resumed(p: RunProjection, e: ev.RunResumed) -> None:
     p.hold = None
     p.changes.run = True
 
+
 def _human_requested(p: RunProjection, e: ev.HumanDecisionRequested) -> None:
     p.questions.append(HumanQuestion(e.node_id, e.seq, e.ts, e.prompt, e.artifact))
     _node(p, e.node_id, e.seq)
     p.changes.human = True
+
 
 def _human_decided(p: RunProjection, e: ev.HumanDecisionMade) -> None:
     for q in reversed(p.questions):
@@ -243,6 +258,7 @@ def _human_decided(p: RunProjection, e: ev.HumanDecisionMade) -> None:
     _node(p, e.node_id, e.seq)
     p.changes.human = True
 
+
 def _error(p: RunProjection, e: ev.ErrorRaised) -> None:
     p.errors.append(e)
     if not e.recoverable:
@@ -252,8 +268,10 @@ def _error(p: RunProjection, e: ev.ErrorRaised) -> None:
             _node(p, e.node_id, e.seq).error = f"{e.error_type}: {e.message}"
         p.changes.problems = True
 
+
 def _log(p: RunProjection, e: ev.LogMessage) -> None:
     p.logs.append(e)
+
 
 def _diverged(p: RunProjection, e: ev.ReplayDiverged) -> None:
     went = "ran live from here" if e.action == "live" else "replay stopped"

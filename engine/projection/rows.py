@@ -107,7 +107,13 @@ class CallRow:
     @property
     def priced(self) -> bool:
         """False when the gateway did not know the model's price: its cost is unknown, not zero."""
-        return bool(self.response.get("priced", True)) or self.cost_usd > 0
+        return is_priced(self.cost_usd, self.tokens_in, self.tokens_out, self.response)
+
+
+def is_priced(cost_usd: float, tokens_in: int, tokens_out: int, response: dict[str, Any]) -> bool:
+    """Whether a finished call's cost is known: it cost something, used no tokens, or the gateway priced it
+    (`response["priced"]`). An unpriced call costs "unknown", never $0."""
+    return cost_usd > 0 or not (tokens_in or tokens_out) or bool(response.get("priced", True))
 
 
 @dataclass(slots=True)
