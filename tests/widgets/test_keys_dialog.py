@@ -5,9 +5,7 @@ a 401 clearly (scrubbed); the missing-keys dialog names what a run needs and say
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,7 @@ from engine.runtime import compile_workflow
 from engine.runtime.launch import follow, start_run
 from engine.runtime.preflight import missing_keys
 from engine.store import TraceStore
-from tests.engine.llm.conftest import FakeOpenAI, _handler
+from tests.engine.llm.conftest import FakeOpenAI, serve_fake_openai
 from tests.engine.runtime.fakes import build
 from widgets.keys import KeysDialog, MissingKeysDialog
 from widgets.keys.key_access import ENVIRONMENT, KEYRING, MISSING
@@ -49,15 +47,8 @@ def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
 
 @pytest.fixture
 def fake_server() -> Iterator[FakeOpenAI]:
-    state = FakeOpenAI(url="")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield state
-    server.shutdown()
-    server.server_close()
+    with serve_fake_openai() as state:
+        yield state
 
 
 def _source(dialog: KeysDialog, provider: str) -> str:

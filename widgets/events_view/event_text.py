@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.projection import RunProjection
+from engine.projection.rows import is_priced
 
 MAX_SUMMARY = 240
 
@@ -57,8 +58,8 @@ def _summary(e: ev.Event) -> str:  # one case per event kind
     if isinstance(e, ev.LLMCallFinished):
         if e.error:
             return f"{e.model} · {e.error_type}: {e.error}"
-        priced = e.cost_usd > 0 or bool(e.response.get("priced", True))
-        cost = ("free" if e.cost_usd == 0 else f"${e.cost_usd:.6f}") if priced else "price unknown"
+        known = is_priced(e.cost_usd, e.tokens_in, e.tokens_out, e.response)
+        cost = ("free" if e.cost_usd == 0 else f"${e.cost_usd:.6f}") if known else "price unknown"
         return f"{e.model} · {e.tokens_in} in / {e.tokens_out} out · {cost} · {e.latency_s * 1000:.0f} ms"
     if isinstance(e, ev.LLMCallRetrying):
         return f"attempt {e.attempt} after {e.delay_s:g} s · {e.error_type}: {e.error}"

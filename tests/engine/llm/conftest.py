@@ -12,6 +12,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -104,6 +105,13 @@ def _handler(state: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
 @pytest.fixture
 def fake_openai() -> Iterator[FakeOpenAI]:
+    with serve_fake_openai() as state:
+        yield state
+
+
+@contextmanager
+def serve_fake_openai() -> Iterator[FakeOpenAI]:
+    """The scripted server, on 127.0.0.1 while the block runs (the fixture, and other folders' tests)."""
     state = FakeOpenAI(url="")
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
     server.daemon_threads = True
