@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from engine.graph.model import Workflow
 from engine.graph.roles import ROLES
-from engine.runtime.launch import input_specs
 
 AS_IN_WORKFLOW = "(as in the workflow)"
 _SIM_MODELS = ("sim/default", "sim/gpt-4o-mini")
@@ -50,6 +49,8 @@ def _label(role: str) -> str:
 
 
 def needs_asking(workflow: Workflow) -> bool:
+    from engine.runtime.launch import input_specs  # the runtime package: loaded after the window shows
+
     return bool(input_specs(workflow) or llm_roles(workflow))
 
 
@@ -65,6 +66,8 @@ class InputsDialog(QDialog):
         remembered = remembered or {}
         layout = QVBoxLayout(self)
         self.fields: dict[str, QLineEdit | QPlainTextEdit] = {}
+        from engine.runtime.launch import input_specs
+
         specs = input_specs(workflow)
         if specs:
             box = QGroupBox("Inputs", self)

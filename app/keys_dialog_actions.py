@@ -18,7 +18,6 @@ from typing import Any
 
 from PySide6.QtWidgets import QDialog, QWidget
 
-from engine.runtime.preflight import missing_keys
 from widgets.keys import KeysDialog, MissingKeysDialog
 
 _DIALOG_PROPERTY = "triadic_keys_dialog"
@@ -43,6 +42,8 @@ async def ensure_keys(parent: QWidget | None, plan: Any, overrides: Mapping[str,
     loop = asyncio.get_running_loop()
 
     def check() -> list[str]:
+        from engine.runtime.preflight import missing_keys  # the runtime package: not at start-up
+
         return missing_keys(plan, dict(overrides), gateway)
 
     problems = await loop.run_in_executor(None, check)

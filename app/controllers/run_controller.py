@@ -27,7 +27,7 @@ import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -38,9 +38,10 @@ from app.controllers.run_views import RunViews
 from app.controllers.stored_runs import StoredRunsMixin
 from engine.graph.convert import workflow_to_dict
 from engine.projection import RunProjection
-from engine.runtime.launch import follow, start_run
-from engine.runtime.plan import CompileError
-from engine.store.store import TraceStore
+
+if TYPE_CHECKING:  # the runtime and the store load in a worker (app.preload), not at the window's start-up
+    from engine.runtime.plan import CompileError
+    from engine.store.store import TraceStore
 
 FLUSH_MS = 30
 SET_ASIDE_S = 0.1
@@ -107,6 +108,9 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
                 # what a run needs is still loading in the background: wait for it there, rather than
                 # load it a second time on the GUI loop (a tokenizer table holds it ~0.3 s)
                 await asyncio.wait([self.preloading])
+            from engine.runtime.launch import start_run  # loaded by then (app.preload), not at start-up
+            from engine.runtime.plan import CompileError
+
             store = await self.store()
             if store is None:
                 return None
@@ -143,6 +147,8 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         return live
 
     async def _follow(self, live: LiveRun) -> None:
+        from engine.runtime.launch import follow
+
         assert live.source is not None
         try:
             result = await follow(live.source, live.projection, self._on_batch)  # type: ignore[arg-type]

@@ -15,28 +15,42 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.graph.convert import workflow_from_dict
 from engine.graph.model import Workflow
 from engine.projection import RunProjection
-from engine.runtime.launch import prepare
-from engine.runtime.plan import RunPlan
-from engine.runtime.preflight import missing_keys
-from engine.store.opening import open_trace_store
-from engine.store.store import TraceStore
+
+if TYPE_CHECKING:  # the runtime and the store load in a worker (app.preload), not at the window's start-up
+    from engine.runtime.plan import RunPlan
+    from engine.store.store import TraceStore
+
+
+def store_open_error() -> type[Exception]:
+    """`StoreOpenError`, imported when asked (the store's package loads SQLAlchemy: ~0.3 s at start-up)."""
+    from engine.store.records import StoreOpenError
+
+    return StoreOpenError
 
 
 def open_store(path: str | None) -> TraceStore:
+    from engine.store.opening import (
+        open_trace_store,  # SQLAlchemy: loaded off the GUI thread, not at start-up
+    )
+
     return open_trace_store(path)
 
 
 def compile_plan(workflow_doc: dict[str, Any], base_dir: Path | None) -> RunPlan:
     """Raises `CompileError` (validation errors, a missing sub-graph file) like `triadic run`."""
+    from engine.runtime.launch import prepare
+
     return prepare(workflow_from_dict(workflow_doc), base_dir=base_dir)
 
 
 def check_keys(plan: RunPlan, overrides: dict[str, str], gateway: Any) -> list[str]:
+    from engine.runtime.preflight import missing_keys
+
     return missing_keys(plan, overrides, gateway)
 
 

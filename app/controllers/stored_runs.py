@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from app.controllers import run_start
 from app.controllers.live_run import LiveRun
-from engine.store.records import StoreOpenError
-from engine.store.store import TraceStore
+
+if TYPE_CHECKING:
+    from engine.store.store import TraceStore
 
 
 class StoredRunsMixin:
@@ -88,7 +89,7 @@ class StoredRunsMixin:
                 if self._store is None:
                     self._store = store
                     self.store_opened.emit(store)
-            except StoreOpenError as exc:
+            except run_start.store_open_error() as exc:  # evaluated only when opening raised
                 if self._opening is opening:
                     self._opening = None
                     self.error_reported.emit("The trace store cannot be opened",

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.store import RunSummary, TraceStore
+if TYPE_CHECKING:  # the store's package loads SQLAlchemy: not at the window's start-up
+    from engine.store import RunSummary, TraceStore
 
 SEPARATOR = " · "
 

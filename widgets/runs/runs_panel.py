@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -33,12 +33,13 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from engine.store import TraceStore
-from engine.store.opening import open_trace_store
 from widgets.runs.run_rows import RunListing, load_listings
 from widgets.runs.runs_model import RUN_ID_ROLE, RunsModel
 
-StoreSource = Callable[[], TraceStore] | str | Path
+if TYPE_CHECKING:  # the store's package loads SQLAlchemy: opened in a worker, not at start-up
+    from engine.store import TraceStore
+
+    StoreSource = Callable[[], TraceStore] | str | Path
 LIMIT = 5000
 ALL_STATUSES = "All statuses"
 
@@ -136,6 +137,8 @@ class RunsPanel(QWidget):
     def _open_store(self) -> TraceStore:
         if self._store is None:
             source = self._source
+            from engine.store.opening import open_trace_store
+
             self._store = source() if callable(source) else open_trace_store(source)
         return self._store
 
