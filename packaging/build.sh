@@ -44,6 +44,9 @@ find build/pyinstaller/dist/triadic -type f \( -name '*.so' -o -name '*.so.*' \)
         strip --strip-unneeded "$lib" 2>/dev/null || true
     done
 
+phase "ICU data without the display-name tables (packaging/trim_icu.py)"
+"$PY" packaging/trim_icu.py build/pyinstaller/dist/triadic
+
 phase "tarball"
 mkdir -p "$STAGE/share/applications" "$STAGE/share/mime/packages" "$STAGE/share/icons/hicolor/scalable/apps"
 cp -R build/pyinstaller/dist/triadic "$STAGE/triadic"

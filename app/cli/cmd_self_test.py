@@ -3,8 +3,9 @@
 For packaged copies (the bundle, a wheel in a fresh venv; `make package-check` runs it): the bundled
 resources, the tokenizer files and price map litellm ships, litellm's lazy import and a model call
 through it (`sim/gpt-4o-mini`, priced from the map), numpy with its BLAS and pyqtgraph (the plots), Qt's
-platform plugins, and — when installed, or required with `--local` — the local SmolLM2 model. Prints one
-line per check (`ok`/`FAIL`/`skip`, a failure with where it was raised), exits 1 when any check fails.
+platform plugins and ICU data (collation, case mapping, a converter), and — when installed, or required
+with `--local` — the local SmolLM2 model. Prints one line per check (`ok`/`FAIL`/`skip`, a failure with
+where it was raised), exits 1 when any check fails.
 Not listed in `--help`: a support tool, not a user command.
 """
 
@@ -99,7 +100,21 @@ def _qt() -> str:
     found = sorted(p.name for p in plugins.glob("libq*.so")) if plugins.is_dir() else []
     if not any("xcb" in name for name in found) or not any("offscreen" in name for name in found):
         raise RuntimeError(f"platform plugins missing in {plugins}: {found}")
-    return f"platform plugins: {', '.join(found)}"
+    return f"platform plugins: {', '.join(found)}; {_icu()}"
+
+
+def _icu() -> str:
+    """What Qt reads from ICU's data (the bundle carries it trimmed: packaging/trim_icu.py)."""
+    import functools
+
+    from PySide6.QtCore import QCollator, QLocale, QStringDecoder
+
+    ordered = sorted(["z", "ä", "a"], key=functools.cmp_to_key(QCollator(QLocale("de_DE")).compare))
+    upper = QLocale("tr_TR").toUpper("i")
+    if ordered != ["a", "ä", "z"] or upper != "İ" or not QStringDecoder("Shift_JIS").isValid():
+        raise RuntimeError(f"ICU: German collation {ordered}, Turkish upper-case of i {upper!r}, "
+                           f"Shift_JIS decoder valid {QStringDecoder('Shift_JIS').isValid()}")
+    return "ICU collation, case mapping and converters"
 
 
 def execute(args: argparse.Namespace) -> int:
