@@ -75,7 +75,7 @@ def test_a_stored_key_lands_in_the_keyring_and_is_never_shown(qtbot: QtBot, qt_l
     async def scenario() -> KeysDialog:
         dialog = await _dialog(qtbot)
         assert _source(dialog, "openai") == MISSING and _source(dialog, "anthropic") == ENVIRONMENT
-        dialog.select_provider("openai")
+        dialog.select_target("openai")
         assert not dialog.store_button.isEnabled() and not dialog.remove_button.isEnabled()
         qtbot.keyClicks(dialog.key_edit, SECRET)
         assert dialog.key_edit.echoMode() == dialog.key_edit.EchoMode.Password
@@ -101,7 +101,7 @@ def test_a_key_in_the_keyring_never_reaches_the_store(qtbot: QtBot, qt_loop: Any
                                                       tmp_path: Path) -> None:
     async def scenario() -> None:
         dialog = await _dialog(qtbot)
-        dialog.select_provider("openai")
+        dialog.select_target("openai")
         qtbot.keyClicks(dialog.key_edit, SECRET)
         changed: list[bool] = []
         dialog.keys_changed.connect(lambda: changed.append(True))
@@ -124,12 +124,18 @@ def test_test_this_key_reports_ok_and_a_clear_401(qtbot: QtBot, qt_loop: Any, me
                                                    fake_server: FakeOpenAI) -> None:
     async def scenario() -> list[tuple[bool, str]]:
         dialog = await _dialog(qtbot)
-        dialog.select_provider("openai")
+        qtbot.keyClicks(dialog.server_edit, fake_server.url + "/")
+        dialog.add_server_button.click()
+        address = fake_server.url.rstrip("/")
+        await until(lambda: dialog.model.row_of(address) >= 0, what="the server listed")
+        state = dialog.selected_state()
+        assert state is not None and state.target == address and state.kind == "server"
+        assert _source(dialog, address) == MISSING
         results: list[tuple[bool, str]] = []
         dialog.test_finished.connect(lambda ok, message: results.append((ok, message)))
         qtbot.keyClicks(dialog.key_edit, SECRET)
-        dialog.api_base_edit.setText(fake_server.url)
-        assert dialog.model_combo.currentText() == "openai/gpt-4o-mini"
+        assert dialog.model_combo.currentText() == "openai/"
+        dialog.model_combo.setCurrentText("openai/gpt-4o-mini")
         dialog.test_button.click()
         await until(lambda: results, timeout_s=60, what="the test call")
         assert dialog.status.text().startswith("✔ OK")
@@ -147,6 +153,41 @@ def test_test_this_key_reports_ok_and_a_clear_401(qtbot: QtBot, qt_loop: Any, me
     sent = fake_server.requests[0]
     assert sent["body"]["max_tokens"] == 1 and sent["headers"]["authorization"] == f"Bearer {SECRET}"
     assert memory_keyring.data == {}  # testing a typed key does not store it
+
+
+def test_a_server_gets_a_key_of_its_own(qtbot: QtBot, qt_loop: Any, memory_keyring: MemoryKeyring) -> None:
+    server = "https://llm.example.com/v1"
+
+    async def scenario() -> KeysDialog:
+        dialog = await _dialog(qtbot)
+        qtbot.keyClicks(dialog.server_edit, "ftp://nowhere")
+        dialog.add_server_button.click()
+        assert "not an http:// or https:// server address" in dialog.status.text()
+        dialog.server_edit.setText("http://10.1.2.3:8000/v1")
+        dialog.add_server_button.click()
+        assert "never sends a key there" in dialog.status.text()
+        dialog.server_edit.setText("HTTPS://LLM.example.com:443/v1/")
+        dialog.add_server_button.click()
+        await until(lambda: dialog.model.row_of(server) >= 0, what="the server listed")
+        assert dialog.model.index(dialog.model.row_of(server), 1).data().startswith("—")
+        qtbot.keyClicks(dialog.key_edit, SECRET)
+        changed: list[bool] = []
+        dialog.keys_changed.connect(lambda: changed.append(True))
+        dialog.store_button.click()
+        await until(lambda: changed, what="the server's key stored")
+        assert _source(dialog, server) == KEYRING and _source(dialog, "openai") == MISSING
+        assert SECRET not in _shown_text(dialog)
+        return dialog
+
+    qt_loop.run_until_complete(scenario())
+    assert memory_keyring.data[("triadic", f"server:{server}")] == SECRET
+    assert ("triadic", "openai") not in memory_keyring.data
+
+    async def reopened() -> None:  # a stored server is listed without being added again
+        dialog = await _dialog(qtbot)
+        assert _source(dialog, server) == KEYRING
+
+    qt_loop.run_until_complete(reopened())
 
 
 def test_missing_keys_dialog_names_the_need_and_says_when_the_run_can_start(

@@ -1,8 +1,9 @@
-"""Table model of the providers that need a key: provider, variable, where its key comes from.
+"""Table model of the keys Triadic can use: each provider, and each server address with a stored key (or
+added in the dialog), with its variable and where its key comes from.
 
-Rows are `KeyState`s (never a key); `set_states` replaces them in one reset (a handful of rows).
-A missing key is drawn in red, one from the keyring or the environment in green (mid-tones that
-read on light and dark themes alike).
+Rows are `KeyState`s (never a key); `set_states` replaces them in one reset (a few dozen rows). A missing
+key is drawn in red, one from the keyring or the environment in green (mid-tones that read on light and
+dark themes alike).
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from widgets.keys.key_access import ENVIRONMENT, KEYRING, MISSING, KeyState
+from widgets.keys.key_access import ENVIRONMENT, KEYRING, MISSING, SERVER, KeyState
 
 Index = QModelIndex | QPersistentModelIndex
-HEADERS = ("Provider", "Variable", "Key from")
+HEADERS = ("Provider or server", "Variable", "Key from")
 _COLORS = {MISSING: "#d9534f", KEYRING: "#2e9d57", ENVIRONMENT: "#2e9d57"}
+_SERVER_VARIABLE = "— (this server's own key, keyring only)"
 
 
 class KeyTableModel(QAbstractTableModel):
@@ -32,8 +34,8 @@ class KeyTableModel(QAbstractTableModel):
     def state(self, row: int) -> KeyState | None:
         return self.states[row] if 0 <= row < len(self.states) else None
 
-    def row_of(self, provider: str | None) -> int:
-        return next((i for i, s in enumerate(self.states) if s.provider == provider), -1)
+    def row_of(self, target: str | None) -> int:
+        return next((i for i, s in enumerate(self.states) if s.target == target), -1)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.states)
@@ -51,9 +53,8 @@ class KeyTableModel(QAbstractTableModel):
             return None
         s, column = self.states[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (s.provider, s.env_var, s.source)[column]
+            variable = _SERVER_VARIABLE if s.kind == SERVER else s.env_var
+            return (s.target, variable, s.source)[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == 2 and s.source in _COLORS:
             return QColor(_COLORS[s.source])
-        if role == Qt.ItemDataRole.ToolTipRole and column == 2 and s.detail:
-            return s.detail
         return None

@@ -1,10 +1,13 @@
-"""`KeysDialog` (Settings → Models & keys): each provider's key source, storing one, and testing it.
+"""`KeysDialog` (Settings → Models & keys): where each provider's and server's key comes from, storing
+one, and testing it.
 
-The table lists every provider that needs a key with its variable and where its key comes from now
-(environment variable / OS keyring / missing) — never the key. For the selected provider: a masked
-field to enter a key, "Store in keyring", "Remove from keyring", and "Test this key" (one call of a
-model the person picks, at most one token, optionally to a server address) reporting OK or the
-provider's error, scrubbed of keys. Keyring and network work runs in the loop's executor.
+The table lists every provider that needs a key with its variable, then every OpenAI-compatible server
+with a key of its own (a node's "Server address" gets only that key, never a provider's), and where each
+key comes from now (environment variable / OS keyring / missing) — never the key. "Add server" puts a
+server address in the table. For the selected row: a masked field to enter a key, "Store in keyring",
+"Remove from keyring", and "Test this key" (one call of a model the person picks, at most one token, to
+the provider's API or to that server) reporting OK or the error, scrubbed of keys. Keyring and network
+work runs in the loop's executor.
 
 Invariants: opened with `open()` (never `exec()` inside a coroutine); the typed key lives only in the
 masked field until it is stored or tested, and the field is cleared once stored; `keys_changed()` is
@@ -64,8 +67,10 @@ class KeysDialog(QDialog):
         self.remove_button = QPushButton("Remove from keyring", self)
         self.model_combo = QComboBox(self)
         self.model_combo.setEditable(True)
-        self.api_base_edit = QLineEdit(self)
-        self.api_base_edit.setPlaceholderText("Optional: an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+        self.server_edit = QLineEdit(self)
+        self.server_edit.setPlaceholderText("An OpenAI-compatible server, e.g. https://llm.example.com/v1")
+        self.add_server_button = QPushButton("Add server", self)
+        self._servers: list[str] = []  # addresses added here that may have no key yet
         self.test_button = QPushButton("Test this key", self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -76,12 +81,15 @@ class KeysDialog(QDialog):
         test_row = QHBoxLayout()
         test_row.addWidget(self.model_combo, 1)
         test_row.addWidget(self.test_button)
+        server_row = QHBoxLayout()
+        server_row.addWidget(self.server_edit, 1)
+        server_row.addWidget(self.add_server_button)
         form = QFormLayout()
         self.provider_label = QLabel(self)
-        form.addRow("Provider:", self.provider_label)
+        form.addRow("Selected:", self.provider_label)
         form.addRow("Key:", key_row)
         form.addRow("Test with model:", test_row)
-        form.addRow("Server address:", self.api_base_edit)
+        form.addRow("New server:", server_row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         note = QLabel("Keys are read from the environment first, then the OS keyring (service \"triadic\"). "
@@ -98,6 +106,8 @@ class KeysDialog(QDialog):
         self.store_button.clicked.connect(self._on_store_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.test_button.clicked.connect(self._on_test_clicked)
+        self.add_server_button.clicked.connect(self._on_add_server_clicked)
+        self.server_edit.returnPressed.connect(self._on_add_server_clicked)
         self._busy = False
         self._update_buttons()
         self.refresh()
@@ -107,23 +117,25 @@ class KeysDialog(QDialog):
         """Look again where each provider's key comes from (in the executor)."""
         self._spawn(self._load_states())
 
-    def select_provider(self, provider: str) -> None:
-        row = self.model.row_of(provider)
+    def select_target(self, target: str) -> None:
+        """Select a provider name or a (normalized) server address."""
+        row = self.model.row_of(target)
         if row >= 0:
             self.table.selectRow(row)
 
-    def selected_provider(self) -> str | None:
+    def selected_state(self) -> access.KeyState | None:
         rows = self.table.selectionModel().selectedRows()
-        state = self.model.state(rows[0].row()) if rows else None
-        return state.provider if state is not None else None
+        return self.model.state(rows[0].row()) if rows else None
 
     # -- slots -----------------------------------------------------------------------------------
     def _on_selection_changed(self, *_args: Any) -> None:
-        provider = self.selected_provider()
-        self.provider_label.setText(provider or "(pick a provider above)")
+        state = self.selected_state()
+        label = "(pick a provider or server above)" if state is None else f"{state.kind} {state.target}"
+        self.provider_label.setText(label)
         self.model_combo.clear()
-        if provider:
-            default = access.DEFAULT_TEST_MODELS.get(provider, f"{provider}/")
+        if state is not None:
+            default = (access.SERVER_TEST_MODEL if state.kind == access.SERVER
+                       else access.DEFAULT_TEST_MODELS.get(state.target, f"{state.target}/"))
             self.model_combo.addItem(default)
         self.key_edit.clear()
         self.status.clear()
@@ -132,23 +144,36 @@ class KeysDialog(QDialog):
     def _on_key_edited(self, _text: str) -> None:
         self._update_buttons()
 
+    def _on_add_server_clicked(self) -> None:
+        try:
+            address, warning = access.server_address(self.server_edit.text())
+        except ValueError as exc:
+            self.status.setText(str(exc))
+            return
+        if address not in self._servers:
+            self._servers.append(address)
+        self.server_edit.clear()
+        note = warning or f"Added {address}: paste its key and store it, or test it without one."
+        self.status.setText(note)
+        self._spawn(self._load_states(select=address, note=note))
+
     def _on_store_clicked(self) -> None:
-        provider, key = self.selected_provider(), self.key_edit.text().strip()
-        if provider and key:
-            self._spawn(self._work(lambda: access.store_key(provider, key), f"Stored the {provider} key in the "
-                                   "OS keyring.", changed=True, clear_key=True))
+        state, key = self.selected_state(), self.key_edit.text().strip()
+        if state is not None and key:
+            self._spawn(self._work(lambda: access.store_key(state.target, key), f"Stored the key of "
+                                   f"{state.target} in the OS keyring.", changed=True, clear_key=True))
 
     def _on_remove_clicked(self) -> None:
-        provider = self.selected_provider()
-        if provider:
-            self._spawn(self._work(lambda: access.remove_key(provider), f"Removed the {provider} key from the "
-                                   "OS keyring.", changed=True))
+        state = self.selected_state()
+        if state is not None:
+            self._spawn(self._work(lambda: access.delete_key(state.target), f"Removed the key of {state.target} "
+                                   "from the OS keyring.", changed=True))
 
     def _on_test_clicked(self) -> None:
-        provider, model = self.selected_provider(), self.model_combo.currentText().strip()
-        if provider and model:
+        state, model = self.selected_state(), self.model_combo.currentText().strip()
+        if state is not None and model:
             key = self.key_edit.text().strip() or None
-            self._spawn(self._test(provider, model, key, self.api_base_edit.text().strip() or None))
+            self._spawn(self._test(state, model, key))
 
     # -- work in the executor --------------------------------------------------------------------
     def _spawn(self, coroutine: Any) -> None:
@@ -157,14 +182,19 @@ class KeysDialog(QDialog):
     async def _run(self, work: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(None, work)
 
-    async def _load_states(self) -> None:
-        selected = self.selected_provider()
-        states = await self._run(lambda: [access.key_state(p) for p, _var in access.providers()])
+    async def _load_states(self, select: str | None = None, note: str = "") -> None:
+        selected = select or (state.target if (state := self.selected_state()) else None)
+        servers = list(self._servers)
+        states, trouble = await self._run(lambda: (access.key_states(servers), access.keyring_problem()))
         if not isValid(self):  # closed and deleted while the keyring answered
             return
         self.model.set_states(states)
         if selected:
-            self.select_provider(selected)
+            self.select_target(selected)  # clears the status line
+        if note:
+            self.status.setText(note)
+        if trouble and not self.status.text():
+            self.status.setText(f"Keys cannot be stored here: {trouble}.")
         self._update_buttons()
 
     async def _work(self, work: Callable[[], Any], done: str, *, changed: bool, clear_key: bool = False) -> None:
@@ -176,8 +206,8 @@ class KeysDialog(QDialog):
             self.status.setText(done)
             if clear_key:
                 self.key_edit.clear()
-        except Exception as exc:  # no keyring backend, locked keychain: said, never raised
-            self.status.setText(f"The OS keyring refused: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # no keyring backend, locked keychain (KeyStoreError says which): never raised
+            self.status.setText(f"The key was not stored: {exc}")
             changed = False
         finally:
             if isValid(self):
@@ -188,11 +218,11 @@ class KeysDialog(QDialog):
         if changed:
             self.keys_changed.emit()
 
-    async def _test(self, provider: str, model: str, key: str | None, api_base: str | None) -> None:
+    async def _test(self, state: access.KeyState, model: str, key: str | None) -> None:
         self._set_busy(True)
-        self.status.setText(f"Testing {model}…")
+        self.status.setText(f"Testing {model}" + (f" at {state.target}…" if state.kind == access.SERVER else "…"))
         try:
-            ok, message = await self._run(lambda: access.try_key(model, provider, key, api_base))
+            ok, message = await self._run(lambda: access.try_key(model, state.target, state.kind, key))
         finally:
             if isValid(self):
                 self._set_busy(False)
@@ -206,9 +236,8 @@ class KeysDialog(QDialog):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        provider = self.selected_provider()
-        state = self.model.state(self.model.row_of(provider)) if provider else None
-        idle = provider is not None and not self._busy
+        state = self.selected_state()
+        idle = state is not None and not self._busy
         self.store_button.setEnabled(idle and bool(self.key_edit.text().strip()))
         self.remove_button.setEnabled(idle and state is not None and state.source == access.KEYRING)
         self.test_button.setEnabled(idle)
