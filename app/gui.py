@@ -22,6 +22,7 @@ from app import dialogs, settings_store
 from app.about import app_icon
 from app.document import Document
 from app.event_loop import create_event_loop, run_until_quit
+from app.gui_collector import GuiThreadCollector
 from app.main_window import MainWindow
 from app.preload import preload_for
 from app.themes import apply_theme
@@ -72,6 +73,8 @@ def _started_at() -> float:
 def launch(path: str | None, *, db: str | None = None) -> int:
     """Show the main window with `path` (or a blank workflow) and run until it closes."""
     app = application()
+    collector = GuiThreadCollector(app)  # cycles freed on the GUI thread only: a worker never destroys a Qt object
+    app.aboutToQuit.connect(collector.stop)
     loop = create_event_loop(app)
     window = open_window(path, db=db)
     def preload(workflow: Workflow) -> None:
