@@ -26,6 +26,7 @@ from engine.tools.registry import ToolRegistry, ToolResult
 from engine.tools.runtools import RunTools
 
 if TYPE_CHECKING:
+    from engine.replay.clock import Sequencer
     from engine.runtime.hub import EventHub
 
 
@@ -35,6 +36,7 @@ class ReplayTools(RunTools):
         self.recording, self.live = recording, live
         self._keys = KeyCounter()
         self.hub: EventHub | None = None
+        self.sequencer: Sequencer | None = None  # a strict replay's: a served call ends at its recorded turn
         self.served = 0
 
     async def call(self, name: str, arguments: dict[str, Any] | str | None, *, allow: Collection[str] | None,
@@ -43,6 +45,8 @@ class ReplayTools(RunTools):
         recorded = self.recording.tools.get(key)
         if recorded is not None and recorded.finished:
             self.served += 1
+            if self.sequencer is not None:
+                await self.sequencer.turn(recorded.finished_seq)
             return ToolResult(name, copy.deepcopy(recorded.result), recorded.error)
         detail = f"the recording has no call of tool {name!r} with these arguments"
         if self.hub is not None:
