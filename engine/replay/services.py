@@ -94,7 +94,7 @@ class ReplayMemory:
 
 def replay_human(recording: Recording, fallback: HumanPolicy | None = None) -> HumanPolicy:
     """A policy answering each gate as the recorded run's answer at that node (in order), recorded as
-    given "by" the replay."""
+    given by whoever gave them in the recorded run."""
     answers = {node: list(made) for node, made in recording.human.items()}
 
     async def decide(node_id: str, prompt: str, artifact: Any) -> HumanReply:
@@ -106,4 +106,7 @@ def replay_human(recording: Recording, fallback: HumanPolicy | None = None) -> H
             return await fallback.answer(node_id, prompt, artifact)
         return "reject", None, "the recording holds no answer for this gate"
 
-    return HumanPolicy(decide=decide, by="replay")
+    # recorded as given by whoever gave the recorded answers (the events then equal the recording's);
+    # "replay" when they came from several (a person and a policy)
+    givers = {made.by for made_list in recording.human.values() for made in made_list}
+    return HumanPolicy(decide=decide, by=givers.pop() if len(givers) == 1 else "replay")
