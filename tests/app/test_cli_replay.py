@@ -28,6 +28,7 @@ def test_replay_serves_every_call_and_runs_shows_its_lineage(tmp_path: Path, cap
     out = capsys.readouterr().out
     assert f"(replay of {run_id[:12]})" in out and "succeeded" in out
     assert "15 model call(s) and 0 tool call(s) served, 0 model call(s) live, 0 divergence(s)" in out
+    assert "events: identical to the recording, byte for byte (run id and lineage aside)" in out
     with TraceStore(db) as store:
         replayed, source = store.list_runs(limit=2)
         assert replayed.replay_of == run_id and replayed.outputs == source.outputs
