@@ -70,7 +70,10 @@ def _manifest(body: bytes) -> dict[str, Any]:
     if version != fmt.FORMAT_VERSION:
         raise BundleError(f"{fmt.MANIFEST}: bundle format version {version!r}; this Triadic reads version "
                           f"{fmt.FORMAT_VERSION}")
-    for name, kind in (("run_id", str), ("workflow_hash", str), ("files", dict), ("events", int)):
-        if not isinstance(manifest.get(name), kind):
+    for name, kind in (("run_id", str), ("workflow_hash", str), ("files", dict), ("events", int),
+                       ("started_at", (int, float))):
+        if not isinstance(manifest.get(name), kind) or isinstance(manifest.get(name), bool):
             raise BundleError(f"{fmt.MANIFEST}: {name} is missing or of the wrong type")
+    if not 0 < len(manifest["run_id"]) <= 200:
+        raise BundleError(f"{fmt.MANIFEST}: run_id must be 1 to 200 characters")
     return manifest

@@ -79,7 +79,7 @@ def import_bundle(store: TraceStore, path: Path, *, as_new: bool = False) -> Bun
     if as_new:
         bundle = Bundle(bundle.manifest, _renamed(bundle.events, uuid.uuid4().hex), bundle.document)
     try:
-        store.import_run(bundle.events, bundle.document, started_at=float(bundle.manifest.get("started_at") or 0.0))
+        store.import_run(bundle.events, bundle.document, started_at=float(bundle.manifest["started_at"]))
     except RunExistsError:
         raise BundleError(f"the store already has run {bundle.run_id}; import it again with --as-new to add a "
                           "copy under a new id") from None

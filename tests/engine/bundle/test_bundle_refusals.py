@@ -60,6 +60,8 @@ def test_another_version_or_format(target: TraceStore, bundle: Path) -> None:
     manifest = json.loads(members(bundle)["manifest.json"])
     _refused(target, rewrite(bundle, {}, manifest={**manifest, "version": 99}), "format version 99")
     _refused(target, rewrite(bundle, {}, manifest={**manifest, "format": "zip"}), "not a Triadic run bundle")
+    _refused(target, rewrite(bundle, {}, manifest={**manifest, "started_at": "yesterday"}), "started_at is missing")
+    _refused(target, rewrite(bundle, {}, manifest={**manifest, "run_id": "x" * 300}), "run_id must be")
 
 
 def test_wrong_hashes_and_altered_content(target: TraceStore, bundle: Path) -> None:
