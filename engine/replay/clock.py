@@ -80,27 +80,39 @@ class RecordedClock:
 
 
 class Sequencer:
-    """Waits for the replayed stream to reach a recorded seq (see the module's docstring)."""
+    """Waits for the replayed stream to reach a recorded seq (see the module's docstring). A waiter is
+    woken by the very event before its turn, one step of the loop later — as a live call's answer
+    is — so what else the loop runs meanwhile (a budget's cut) lands where it landed the first time."""
 
     def __init__(self, hub: EventHub) -> None:
         self.hub = hub
         self.stalls = 0
-        self._moved: asyncio.Event | None = None
+        self._waiting: dict[int, list[asyncio.Future[None]]] = {}
         hub.on_event = self._on_event
 
     def _on_event(self) -> None:
-        if self._moved is not None:
-            self._moved.set()
-            self._moved = None
+        waiters = self._waiting.pop(self.hub.next_seq, None) if self._waiting else None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def turn(self, seq: int) -> None:
         """Return once the next event of the stream would get `seq` (or it is past it)."""
+        loop = asyncio.get_running_loop()
         while self.hub.next_seq < seq:
-            if self._moved is None:
-                self._moved = asyncio.Event()
-            moved = self._moved
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiting.setdefault(seq, []).append(waiter)
+            seen = self.hub.next_seq
+            timer = loop.call_later(STALL_S, _wake, waiter)
             try:
-                await asyncio.wait_for(moved.wait(), STALL_S)
-            except TimeoutError:
+                await waiter
+            finally:
+                timer.cancel()
+            if self.hub.next_seq == seen:  # nothing moved for STALL_S: that turn is not coming
                 self.stalls += 1
                 return
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

@@ -9,6 +9,11 @@ these, are set aside:
 
 Everything else is compared: seq, ts and every clock reading, span and parent ids, requests, streamed
 text, responses, outputs, verdicts, usage, the order of the events.
+
+One kind of run is not reproduced byte for byte: a run that a token or cost budget cut short while
+calls were streaming. Which of the calls in flight at the crossing still finished and which were
+cancelled depends on where each stood when the cancel landed; the replay ends with the same status and
+reason, the same events per node, but those calls (and the usage they counted) may end otherwise.
 """
 
 from __future__ import annotations
