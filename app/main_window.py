@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QWidget
 
 from app.about import install_help_menu
 from app.actions import build_actions, configure
+from app.bundle_actions import wire_bundle_actions
 from app.controllers.editor_controller import EditorController
 from app.controllers.file_controller import FileController
 from app.controllers.run_controller import RunController
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         wire_window(self)
         wire_run_actions(self)
         wire_run_panels(self)
+        wire_bundle_actions(self)
         self.document.modified_changed.connect(self.update_title)
         self.document.path_changed.connect(self.update_title)
         self.document.workflow_replaced.connect(self._on_workflow_replaced)

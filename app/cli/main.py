@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from app.cli.bundle_args import add_bundle_parsers
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
 from app.cli.replay_args import add_determinism_parser, add_diff_parser, add_replay_parsers
 from app.version import VersionAction
@@ -28,6 +29,8 @@ _COMMANDS = {
     "fork": "app.cli.cmd_fork",
     "diff": "app.cli.cmd_diff",
     "check-determinism": "app.cli.cmd_determinism",
+    "export": "app.cli.cmd_export",
+    "import": "app.cli.cmd_import",
     "keys": "app.cli.cmd_keys",
     "self-test": "app.cli.cmd_self_test",
 }
@@ -38,6 +41,8 @@ _EPILOG = """examples:
   triadic replay 3f2a                      # re-run from the recording: no provider call
   triadic fork 3f2a --at executor --model sim/gpt-4o-mini
   triadic diff 3f2a 9c1e                   # what differs between two runs
+  triadic export 3f2a -o run.triadic-run   # one file: events, workflow version, recording
+  triadic import run.triadic-run           # add it to this store (then replay or fork it)
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
@@ -93,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--events", action="store_true", help="also dump every event as JSON")
 
     add_replay_parsers(sub, _DB_HELP)
+    add_bundle_parsers(sub, _DB_HELP)
     add_diff_parser(sub, _DB_HELP)
     add_determinism_parser(sub, _DB_HELP)
     keys = sub.add_parser("keys", help="list, store or delete API keys (never shown)",

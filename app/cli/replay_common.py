@@ -74,7 +74,19 @@ def drive(setup: ReplaySetup, store: TraceStore, db_path: Path, args: argparse.N
         print(f"from the recording of {setup.source.run.id[:12]}: {gateway.served} model call(s) and "
               f"{setup.tools.served} tool call(s) served, {gateway.live_calls} model call(s) live, "
               f"{len(gateway.divergences)} divergence(s)")
+        if gateway.mode == "strict" and outcome.board.run_id:
+            print(_identity_line(store, setup.source.run.id, outcome.board.run_id))
     if outcome.interrupted:
         print("triadic: interrupted — the run was cancelled and its trace kept", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK if outcome.board.status == "succeeded" else EXIT_FAILED
+
+
+def _identity_line(store: TraceStore, source: str, replayed: str) -> str:
+    """Whether a strict replay's events equal the recording's byte for byte (`engine.replay.identity`)."""
+    from engine.replay.identity import first_difference
+
+    difference = first_difference(store.iter_events(source), store.iter_events(replayed))
+    if difference is None:
+        return "events: identical to the recording, byte for byte (run id and lineage aside)"
+    return f"events: differ from the recording at {difference}"

@@ -10,6 +10,10 @@ every later call (the run ends failed saying so); in "fork" mode the call goes t
 and so does every later call of a node that diverged or that `live_nodes` names (a fork's node and
 what lies downstream of it, once the fork point has been reached).
 
+In strict mode the run takes the recording's clock and turns (`engine.replay.clock`): each served
+item is handed on when the replayed stream reaches its recorded seq, and every event gets the
+recorded clock readings at its place — the replay's events equal the recording's.
+
 Invariants: in strict mode `live` is never called — a replay makes zero provider calls; never a
 silent wrong answer: a request the recording does not hold as made is never served.
 """
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from engine import llm
 from engine.events import ReplayDiverged
 from engine.llm.types import ChatGateway, DeltaCallback, LLMError, LLMRequest, LLMResponse
+from engine.replay.clock import Sequencer
 from engine.replay.keys import KeyCounter, request_hash, structure_of, what_differs
 from engine.replay.recording import RecordedLLM, Recording
 
@@ -51,7 +56,9 @@ class ReplayGateway:
         self._fork_at = fork_at  # (node_id, call key) -> this call is the fork point: it and what follows go live
         self._downstream = frozenset(downstream)
         self._keys = KeyCounter()
+        self._started: dict[int, str] = {}  # id of a request announced (`starting`) → its call's key
         self.hub: EventHub | None = None
+        self.sequencer: Sequencer | None = None
         self.served = 0
         self.live_calls = 0
         self.divergences: list[tuple[str, str, str]] = []  # (node, call key, what differs)
@@ -60,17 +67,36 @@ class ReplayGateway:
         self._stopped: str | None = None
 
     def attach(self, hub: EventHub) -> None:
-        """The run's event hub, for the `ReplayDiverged` events."""
+        """The run's event hub, for the `ReplayDiverged` events; a strict replay also takes the
+        recording's clock and turns on it."""
         self.hub = hub
+        if self.mode == "strict":
+            hub.restamp = self.recording.clock.restamp
+            self.sequencer = Sequencer(hub)
+
+    async def _turn(self, seq: int) -> None:
+        if self.sequencer is not None and seq:
+            await self.sequencer.turn(seq)
 
     def price_of(self, request: LLMRequest) -> ModelPrice | None:
         price_of = getattr(self.live, "price_of", None)
         return price_of(request) if price_of is not None else None
 
+    async def starting(self, request: LLMRequest) -> None:
+        """The run is about to announce this call (`LLMCallStarted`): in a strict replay, at the seq the
+        recorded call started at. The call's key is taken here, in the order calls start."""
+        key = self._key_of(request)
+        self._started[id(request)] = key
+        recorded = self.recording.llm.get(key)
+        if recorded is not None and self._stopped is None:
+            await self._turn(recorded.started_seq)
+
+    def _key_of(self, request: LLMRequest) -> str:
+        return self._keys.next(structure_of(str(request.metadata.get("node_id", "")), request.metadata))
+
     async def complete(self, request: LLMRequest, on_delta: DeltaCallback | None = None) -> LLMResponse:
-        meta = request.metadata
-        node = str(meta.get("node_id", ""))
-        key = self._keys.next(structure_of(node, meta))
+        node = str(request.metadata.get("node_id", ""))
+        key = self._started.pop(id(request), None) or self._key_of(request)
         if self._stopped is not None:
             raise ReplayDivergenceError(f"replay stopped: {self._stopped}", provider="replay", model=request.model)
         if self._fork_at is not None and not self._forked and self._fork_at(node, key):
@@ -91,7 +117,8 @@ class ReplayGateway:
         await asyncio.sleep(0)  # a served call still yields, so parallel calls interleave as calls do
         cut = recorded.response is None and recorded.error_type in _CUT  # a budget (or a cancel) cut it
         if on_delta is not None:
-            for what, value in recorded.stream:
+            for (what, value), seq in zip(recorded.stream, recorded.stream_seqs, strict=True):
+                await self._turn(seq)
                 if what == "delta":
                     on_delta(value)
                     if cut:  # the run's token meter may cut the call here, as it did the first time
@@ -102,6 +129,7 @@ class ReplayGateway:
                     attempt, error_type, error, delay = value
                     cls = _RETRYABLE.get(error_type, llm.ProviderUnavailableError)
                     retrying(attempt, cls(error, provider="replay", model=request.model), delay)
+        await self._turn(recorded.finished_seq)
         if cut:
             await asyncio.sleep(0)
             raise ReplayDivergenceError(f"the recording ends here: the call was cut off ({recorded.error}) and "

@@ -125,5 +125,5 @@ def start_replay(setup: ReplaySetup, store: TraceStore | None, *, run_id: str | 
                     human=setup.human, gateway=setup.gateway, run_id=run_id, tools=setup.tools,
                     memory=setup.memory, lineage=setup.lineage)
     setup.gateway.attach(run.hub)
-    setup.tools.hub = run.hub
+    setup.tools.hub, setup.tools.sequencer = run.hub, setup.gateway.sequencer
     return run

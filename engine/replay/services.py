@@ -26,6 +26,7 @@ from engine.tools.registry import ToolRegistry, ToolResult
 from engine.tools.runtools import RunTools
 
 if TYPE_CHECKING:
+    from engine.replay.clock import Sequencer
     from engine.runtime.hub import EventHub
 
 
@@ -35,6 +36,7 @@ class ReplayTools(RunTools):
         self.recording, self.live = recording, live
         self._keys = KeyCounter()
         self.hub: EventHub | None = None
+        self.sequencer: Sequencer | None = None  # a strict replay's: a served call ends at its recorded turn
         self.served = 0
 
     async def call(self, name: str, arguments: dict[str, Any] | str | None, *, allow: Collection[str] | None,
@@ -43,6 +45,8 @@ class ReplayTools(RunTools):
         recorded = self.recording.tools.get(key)
         if recorded is not None and recorded.finished:
             self.served += 1
+            if self.sequencer is not None:
+                await self.sequencer.turn(recorded.finished_seq)
             return ToolResult(name, copy.deepcopy(recorded.result), recorded.error)
         detail = f"the recording has no call of tool {name!r} with these arguments"
         if self.hub is not None:
@@ -90,7 +94,7 @@ class ReplayMemory:
 
 def replay_human(recording: Recording, fallback: HumanPolicy | None = None) -> HumanPolicy:
     """A policy answering each gate as the recorded run's answer at that node (in order), recorded as
-    given "by" the replay."""
+    given by whoever gave them in the recorded run."""
     answers = {node: list(made) for node, made in recording.human.items()}
 
     async def decide(node_id: str, prompt: str, artifact: Any) -> HumanReply:
@@ -102,4 +106,7 @@ def replay_human(recording: Recording, fallback: HumanPolicy | None = None) -> H
             return await fallback.answer(node_id, prompt, artifact)
         return "reject", None, "the recording holds no answer for this gate"
 
-    return HumanPolicy(decide=decide, by="replay")
+    # recorded as given by whoever gave the recorded answers (the events then equal the recording's);
+    # "replay" when they came from several (a person and a policy)
+    givers = {made.by for made_list in recording.human.values() for made in made_list}
+    return HumanPolicy(decide=decide, by=givers.pop() if len(givers) == 1 else "replay")

@@ -2,7 +2,10 @@
 
 Invariants: `emit` (and the methods beside it for the kinds every node emits) is the only place
 events of a run are made, so `seq` increases by one per event
-and `ts` is monotonic seconds since the run started. Every event is kept in `history`; each
+and `ts` is monotonic seconds since the run started. Span ids say where in the graph a span is, never
+which run or when it began (`new_span`): "run", "<node key>#<activation>", "<parent span>><kind><n>" —
+the same in a run and in its replay. A replay's clock is its recording's (`restamp`, set by
+`engine.replay`): each event's clock readings are the recorded event's at the same place. Every event is kept in `history`; each
 `subscribe()` (or `subscribe_batches()`, a list of the events new since its last batch) is an
 independent cursor over it, so a late subscriber sees the whole stream from the
 first event and a slow one never blocks the run (its backlog is the shared history, nothing is
@@ -57,7 +60,10 @@ class EventHub:
         self._batch_sinks: list[BatchSink] = []
         self._has_sinks = False
         self._seq = itertools.count(1)
-        self._span = itertools.count(1)
+        self.next_seq = 1  # the seq the next event gets (a replay waits for its recorded turn by it)
+        self._spans: dict[str, int] = {}  # span scope → spans made in it so far
+        self.restamp: Callable[[Event], Event] | None = None  # a replay's: clock readings from the recording
+        self.on_event: Callable[[], None] | None = None  # a replay's sequencer: told of every new event
         self._t0 = time.monotonic()
         self._wakeup: asyncio.Event | None = None
         self._holding = False  # subscribers are not woken while the run's start is being committed
@@ -76,8 +82,15 @@ class EventHub:
     def elapsed(self) -> float:
         return time.monotonic() - self._t0
 
-    def new_span(self, kind: str) -> str:
-        return f"{self.run_id}:{kind}{next(self._span)}"
+    def new_span(self, kind: str, within: str = "") -> str:
+        """A span id made of where the span is: "run"; a node's execution "<node key>#<n>" (`within` is
+        the node key; its n-th execution, counted from 1); a call "<parent span>><kind><n>" (`within`
+        is the node's span; its n-th call of that kind)."""
+        if kind == "run":
+            return "run"
+        scope = within if kind == "node" else f"{within}>{kind}"
+        n = self._spans[scope] = self._spans.get(scope, 0) + 1
+        return f"{scope}#{n}" if kind == "node" else f"{scope}{n}"
 
     def emit(self, cls: type[E], **fields: Any) -> E:
         fields["run_id"], fields["seq"], fields["ts"] = self.run_id, next(self._seq), _monotonic() - self._t0
@@ -126,7 +139,12 @@ class EventHub:
 
     def _keep(self, event: E) -> E:
         """Put a new event in the history, hand it towards the sinks, wake the subscribers."""
+        if self.restamp is not None:
+            event = self.restamp(event)  # type: ignore[assignment]
         self.history.append(event)
+        self.next_seq += 1
+        if self.on_event is not None:
+            self.on_event()
         if self._has_sinks:
             buffer = self._sink_buffer
             buffer.append(event)

@@ -78,7 +78,9 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
             if meter.hit is not None:  # the prompt alone does not fit (or the budget is spent): no call
                 meter.settle()
                 raise meter.hit
-        span = hub.new_span("llm")
+        if (starting := getattr(state.gateway, "starting", None)) is not None:
+            await starting(request)  # a replay announces the call at its recorded turn (engine/replay)
+        span = hub.new_span("llm", parent_span)
         hub.llm_started(node_key, request.model, request.to_record(), span_id=span, parent_id=parent_span)
 
         on_delta = CallDeltas(state, span, parent_span, meter)

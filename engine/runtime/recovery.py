@@ -66,7 +66,7 @@ async def _ask_human(graph: GraphExecutor, node: PlanNode, error: str, tried: li
                      round: int) -> dict[str, Any]:
     port = _main_port(node)
     inputs = graph.inputs_for(node.id)
-    span = graph.state.hub.new_span("node")
+    span = graph.state.hub.new_span("node", graph.key(node.id))
     ctx = NodeContext(graph.state, graph, node, inputs, span, round, key=graph.key(node.id))
     edit_hint = f", edit to give its {port!r} yourself" if port else ""
     question = (f"{node.label} failed: {error}. Approve to try it once more{edit_hint}, "

@@ -10,6 +10,8 @@ Invariants:
 - a node that fails all the same (its calls' retries and repairs spent) is handed to the recovery
   ladder (`recovery.py`: replan through the planner above it → ask a person → fail) before it counts
   as failed;
+- a port fed by several edges gets their values in the order of its edges (the plan's), never in the
+  order the sources finished: a run and its replay merge alike however parallel branches complete;
 - node states go queued → running → (waiting) → done | failed | skipped | cancelled; every node of
   the plan is queued when its graph starts (`run.state()` says so; no event per node), each later
   state is announced by a `NodeStateChanged`;
@@ -20,13 +22,14 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.events import LogMessage, NodeState
 from engine.runtime.context import NodeContext
-from engine.runtime.plan import PlanNode, RunPlan
+from engine.runtime.plan import PlanEdge, PlanNode, RunPlan
 from engine.runtime.recovery import recover
 from engine.runtime.state import NodeFailed, RunState
 
@@ -42,6 +45,7 @@ class GraphExecutor:
         self.state, self.plan, self.parent_span, self.inputs, self.prefix = state, plan, parent_span, inputs, prefix
         self.status: dict[str, str] = {}
         self.values: defaultdict[str, dict[str, list[Any]]] = defaultdict(dict)  # node → port → values in
+        self._ranks: dict[tuple[str, str], list[int]] = {}  # (node, port) → the edge rank of each value in
         self.pending: dict[str, int] = dict(plan.waits)  # by node: forward inputs not yet resolved
         self.last_inputs: dict[str, dict[str, Any]] = {}
         self.last_outputs: dict[str, dict[str, Any]] = {}  # by node: its latest execution's outputs
@@ -167,11 +171,19 @@ class GraphExecutor:
         values, pending = self.values, self.pending
         for edge in self.plan.nodes[nid].setup.forward:
             if edge.source_port in outputs:
-                values[edge.target].setdefault(edge.target_port, []).append(outputs[edge.source_port])
+                self._merge(values[edge.target].setdefault(edge.target_port, []), edge, outputs[edge.source_port])
             pending[edge.target] -= 1
             if pending[edge.target] == 0:
                 resolved.append(edge.target)
         return resolved
+
+    def _merge(self, into: list[Any], edge: PlanEdge, value: Any) -> None:
+        """Put `value` among a port's values at its edge's place in the target's inputs (merges by key)."""
+        ranks = self._ranks.setdefault((edge.target, edge.target_port), [])
+        rank = self.plan.nodes[edge.target].inputs.index(edge)
+        at = bisect.bisect_right(ranks, rank)
+        ranks.insert(at, rank)
+        into.insert(at, value)
 
     def _inputs_of(self, node: PlanNode, values: Mapping[str, list[Any]]) -> dict[str, Any]:
         multiple = node.setup.multiple
@@ -206,7 +218,7 @@ class GraphExecutor:
     async def execute_node(self, nid: str, inputs: dict[str, Any], *, round: int = 0,
                            feedback: Mapping[str, Any] | None = None) -> dict[str, Any]:
         node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.state.hub
-        span = hub.new_span("node")
+        span = hub.new_span("node", key)
         self.status[nid] = "running"
         hub.node_state(key, "running", span_id=span, parent_id=self.parent_span, round=round)
         ctx = NodeContext(self.state, self, node, inputs, span, round, feedback, key=key)

@@ -35,7 +35,7 @@ class ToolSpan:
         self._started = 0.0
 
     def __enter__(self) -> ToolSpan:
-        self.span_id = self.hub.new_span("tool")
+        self.span_id = self.hub.new_span("tool", self.parent_id)
         self.hub.emit(ToolCallStarted, span_id=self.span_id, parent_id=self.parent_id, node_id=self.node_id,
                       tool=self.tool, arguments=self.arguments)
         self._started = time.monotonic()

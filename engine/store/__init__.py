@@ -16,6 +16,7 @@ Importing this package imports SQLAlchemy (it is not imported by `engine/__init_
 
 from __future__ import annotations
 
+from engine.store.batch import IncompleteWrite
 from engine.store.codec import call_key
 from engine.store.migrations import SCHEMA_VERSION
 from engine.store.paths import DB_ENV_VAR, default_db_path
@@ -23,6 +24,7 @@ from engine.store.records import (
     AmbiguousRunIdError,
     MemoryEntry,
     RecordedCall,
+    RunExistsError,
     RunSummary,
     SpanRecord,
     StoreOpenError,
@@ -37,8 +39,10 @@ __all__ = [
     "INTERRUPTED_REASON",
     "SCHEMA_VERSION",
     "AmbiguousRunIdError",
+    "IncompleteWrite",
     "MemoryEntry",
     "RecordedCall",
+    "RunExistsError",
     "RunSummary",
     "SpanRecord",
     "StoreOpenError",

@@ -22,7 +22,7 @@ Invariants:
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -66,6 +66,14 @@ _RUN_LOOKUP = select(
 _SQL: dict[tuple[int, tuple[str, ...]], tuple[str, tuple[str, ...]]] = {}
 
 
+class IncompleteWrite(ValueError):
+    """Events an all-or-nothing write could not store (the transaction was rolled back)."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("; ".join(errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""))
+        self.errors = errors
+
+
 class BatchWriter:
     """Writes batches for one `TraceWriter` (used from its thread only)."""
 
@@ -94,19 +102,36 @@ class BatchWriter:
                     errors.append(_describe(event, exc))
         return stored, errors
 
+    def write_all_or_nothing(self, chunks: Sequence[Chunk], before: Callable[[Connection], None]) -> int:
+        """`before(conn)`, then every event of `chunks`, in one transaction; an event that cannot be
+        stored raises `IncompleteWrite` (naming each) and nothing of it all is kept (an import)."""
+        errors: list[str] = []
+        batch = _Batch(self._runs)
+        with self._engine.begin() as conn:
+            before(conn)
+            stored = self._take_all(conn, batch, chunks, errors)
+            if errors:
+                raise IncompleteWrite(errors)
+        batch.commit()
+        return stored
+
     def _write_once(self, chunks: Sequence[Chunk], errors: list[str]) -> int:
         batch = _Batch(self._runs)
         with self._engine.begin() as conn:
-            for events, wall_time in chunks:
-                if events and type(events[0]) is RunStarted:  # a run's first hand-off starts with it
-                    self._take_event(conn, batch, events[0], wall_time, errors)
-                    events = events[1:]
-                if not batch.take_chunk(events, wall_time):
-                    for event in events:
-                        self._take_event(conn, batch, event, wall_time, errors)
-            segments, stored = self._segments(batch.per_run, errors)
-            self._execute(conn, batch.rows, segments)
+            stored = self._take_all(conn, batch, chunks, errors)
         batch.commit()
+        return stored
+
+    def _take_all(self, conn: Connection, batch: _Batch, chunks: Sequence[Chunk], errors: list[str]) -> int:
+        for events, wall_time in chunks:
+            if events and type(events[0]) is RunStarted:  # a run's first hand-off starts with it
+                self._take_event(conn, batch, events[0], wall_time, errors)
+                events = events[1:]
+            if not batch.take_chunk(events, wall_time):
+                for event in events:
+                    self._take_event(conn, batch, event, wall_time, errors)
+        segments, stored = self._segments(batch.per_run, errors)
+        self._execute(conn, batch.rows, segments)
         return stored
 
     def _take_event(self, conn: Connection, batch: _Batch, event: Event, wall_time: float, errors: list[str]) -> None:

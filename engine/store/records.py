@@ -15,6 +15,14 @@ class StoreOpenError(Exception):
     """The database cannot be opened: not a Triadic store, from a newer Triadic, unreadable."""
 
 
+class RunExistsError(ValueError):
+    """The store already has a run with this id (an import of a run it holds)."""
+
+    def __init__(self, run_id: str) -> None:
+        super().__init__(f"the store already has run {run_id}")
+        self.run_id = run_id
+
+
 class AmbiguousRunIdError(ValueError):
     """A run id prefix matches several runs."""
 

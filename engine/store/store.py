@@ -4,8 +4,8 @@ Opening creates the file (and its directory) or upgrades an older schema in one 
 from a newer Triadic or not a Triadic store is refused untouched (`StoreOpenError`). Runs still
 "running" whose writing process is gone are marked "interrupted" (listed in `recovered_runs`).
 
-Invariants: run data enters only through `writer()` (events) and `save_workflow` (the workflow
-document); queries return frozen records; run ids may be given as a unique prefix (like git);
+Invariants: run data enters only through `writer()` (events), `save_workflow` (the workflow
+document) and `import_run` (a whole run with its workflow version, all or nothing); queries return frozen records; run ids may be given as a unique prefix (like git);
 `delete_run` removes the run's rows and its run-scoped memory, never shared workflow versions or
 workflow/global memory. Never writes secrets: it stores only what events and documents hold.
 """
@@ -23,8 +23,9 @@ from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as upsert
 from sqlalchemy.exc import DBAPIError
 
-from engine.events import Event
+from engine.events import Event, RunFinished, RunStarted
 from engine.store import queries
+from engine.store.batch import BatchWriter
 from engine.store.codec import canonical_json, sha256_hex
 from engine.store.connection import create_private, make_engine
 from engine.store.documents import decode_document, encode_document
@@ -33,6 +34,7 @@ from engine.store.records import (
     AmbiguousRunIdError,
     MemoryEntry,
     RecordedCall,
+    RunExistsError,
     RunSummary,
     SpanRecord,
     StoreOpenError,
@@ -133,6 +135,29 @@ class TraceStore:
             if not known:
                 conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, data))
         return version
+
+    def import_run(self, events: list[Event], doc: dict[str, Any], *, started_at: float) -> None:
+        """Add a whole finished run — its workflow version `doc` (stored under the run's workflow hash)
+        and every event — in one transaction. Raises `RunExistsError` when the store already has a run
+        with its id, `IncompleteWrite` when an event cannot be stored; then the store is unchanged."""
+        self._check_open()
+        first = events[0]
+        if not isinstance(first, RunStarted):
+            raise ValueError("a run's events begin with RunStarted")
+        data = encode_document(doc)
+
+        def before(conn: Connection) -> None:
+            if conn.execute(select(RUNS.c.pk).where(RUNS.c.id == first.run_id)).first() is not None:
+                raise RunExistsError(first.run_id)
+            now = time.time()
+            conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (first.workflow_id, first.workflow_name, first.workflow_hash,
+                                                      now, now))
+            conn.exec_driver_sql(_SAVE_VERSION_SQL, (first.workflow_hash, first.workflow_id, now, data))
+
+        last = events[-1]
+        ended = last.duration_s if isinstance(last, RunFinished) else last.ts
+        chunks = [(tuple(events[:-1]), started_at), ((last,), started_at + ended)]
+        BatchWriter(self._write_engine).write_all_or_nothing(chunks, before)
 
     def delete_run(self, run_id: str) -> bool:
         """Remove a run and everything recorded for it; False if there is no such run."""

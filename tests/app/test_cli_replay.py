@@ -10,6 +10,7 @@ import pytest
 from cli_fixtures import EXAMPLE, example_doc, gated_doc, write_doc
 
 from app.cli.main import main
+from engine.replay.identity import first_difference
 from engine.store import TraceStore
 
 
@@ -27,6 +28,7 @@ def test_replay_serves_every_call_and_runs_shows_its_lineage(tmp_path: Path, cap
     out = capsys.readouterr().out
     assert f"(replay of {run_id[:12]})" in out and "succeeded" in out
     assert "15 model call(s) and 0 tool call(s) served, 0 model call(s) live, 0 divergence(s)" in out
+    assert "events: identical to the recording, byte for byte (run id and lineage aside)" in out
     with TraceStore(db) as store:
         replayed, source = store.list_runs(limit=2)
         assert replayed.replay_of == run_id and replayed.outputs == source.outputs
@@ -67,7 +69,12 @@ def test_a_replay_gets_the_recorded_gate_answer(tmp_path: Path, capsys: pytest.C
     assert main(["replay", run_id, "--db", str(db), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     [decided] = [r for r in records if r["kind"] == "human_decided"]
-    assert decided["decision"] == "approve" and decided["by"] == "replay"
+    with TraceStore(db) as store:
+        replayed = store.list_runs(limit=1)[0]
+        recorded = [e for e in store.iter_events(run_id) if e.kind == "human_decided"]
+        # the answer as recorded, by whoever gave it: the replay's events equal the recording's
+        assert first_difference(store.iter_events(run_id), store.iter_events(replayed.id)) is None
+    assert decided["decision"] == "approve" and decided["by"] == recorded[0].by == "policy"  # type: ignore[attr-defined]
 
 
 def test_bad_replay_and_fork_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

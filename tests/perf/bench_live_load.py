@@ -90,7 +90,8 @@ class SyntheticRun:
 
     def _execution(self, index: int) -> Iterator[None]:
         hub, node = self.hub, self.node_ids[index % len(self.node_ids)]
-        span, call = hub.new_span("node"), hub.new_span("llm")
+        span = hub.new_span("node", node)
+        call = hub.new_span("llm", span)
         self._one(ev.NodeStateChanged, node_id=node, state="running", span_id=span, parent_id=self.root)
         yield
         self._one(ev.LLMCallStarted, node_id=node, model="sim/gpt-4o-mini", span_id=call, parent_id=span,

@@ -4,7 +4,9 @@ Figures (JSON lines, medians over rounds that interleave live and replay so load
 - `replay_vs_live_<example>`: wall time of a live run on the simulated provider with its latency on
   (time to first token + streaming pace below) and of its re-run from the recording (reading the
   recording from the store, compiling the recorded version, serving every call, storing the new run);
-  `value` is the speed-up (target ≥ 10×);
+  `value` is the speed-up (target ≥ 10×); `byte_identical` says whether every replay's events equal
+  the recording's byte for byte (`engine.replay.identity`: run id and lineage aside) — the replay keeps
+  the recorded order and clock, however fast it runs;
 - `replay_node_overhead_<example>`: the engine's own cost per node execution with the provider's
   latency off — live (simulated provider, zero latency) and replayed — in µs per node execution.
 - `determinism_hanoi_n5`: the determinism check of the hanoi example, N = 5 live runs, each with its own
@@ -31,6 +33,7 @@ from engine.graph.format import load_workflow
 from engine.llm.sim import SimGateway
 from engine.llm.sim.config import SimConfig
 from engine.replay import load_source, prepare_replay, start_replay
+from engine.replay.identity import first_difference
 from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
 
@@ -55,27 +58,35 @@ async def _live(store: TraceStore, name: str, sim: SimConfig) -> tuple[float, st
     return time.perf_counter() - t0, result.run_id, nodes
 
 
-async def _replay(store: TraceStore, run_id: str) -> float:
+async def _replay(store: TraceStore, run_id: str) -> tuple[float, bool]:
     t0 = time.perf_counter()
     setup = prepare_replay(load_source(store, run_id), base_dir=EXAMPLES)
     result = await start_replay(setup, store).wait()
+    seconds = time.perf_counter() - t0
     assert result.status == "succeeded" and setup.gateway.live_calls == 0, result.reason
-    return time.perf_counter() - t0
+    identical = first_difference(store.iter_events(run_id), store.iter_events(result.run_id)) is None
+    return seconds, identical
 
 
 async def bench(store: TraceStore, name: str) -> None:
     live, replayed, bare, bare_replayed = [], [], [], []
+    identical: list[bool] = []
     nodes = 1
     for _ in range(ROUNDS):
         seconds, run_id, nodes = await _live(store, name, LATENCY)
         live.append(seconds)
-        replayed.append(await _replay(store, run_id))
+        replay_s, same = await _replay(store, run_id)
+        replayed.append(replay_s)
+        identical.append(same)
         seconds, run_id, nodes = await _live(store, name, SimConfig())
         bare.append(seconds)
-        bare_replayed.append(await _replay(store, run_id))
+        replay_s, same = await _replay(store, run_id)
+        bare_replayed.append(replay_s)
+        identical.append(same)
     lm, rm = statistics.median(live), statistics.median(replayed)
     _emit(f"replay_vs_live_{name}", lm / rm, "x faster", live_s=round(lm, 3), replay_s=round(rm, 3),
-          target=10, latency_ms=LATENCY.latency_ms, tokens_per_s=LATENCY.tokens_per_s)
+          target=10, latency_ms=LATENCY.latency_ms, tokens_per_s=LATENCY.tokens_per_s,
+          byte_identical=all(identical))
     bm, brm = statistics.median(bare), statistics.median(bare_replayed)
     _emit(f"replay_node_overhead_{name}", brm / nodes * 1e6, "us/node", live_us_per_node=round(bm / nodes * 1e6, 1),
           node_executions=nodes, note="provider latency off; replay includes reading the recording")

@@ -6,7 +6,7 @@ the loop's executor (`loop.run_in_executor` from a task on the GUI's one qasync 
 GUI thread; a store that cannot be opened shows its reason in the panel (no traceback) and is tried
 again on the next refresh. `refresh()` reloads (the controller calls it when a run finishes; a
 refresh asked while one is loading runs once after it). Double-click / Enter / Open emits
-`open_requested(run_id)`; Delete asks (a non-modal `QMessageBox.open()`, never `exec()`), deletes,
+`open_requested(run_id)`; the table's context menu's "Export run…" emits `export_requested(run_id)`; Delete asks (a non-modal `QMessageBox.open()`, never `exec()`), deletes,
 emits `run_deleted(run_id)` and reloads. Live runs (`set_live_runs`) cannot be deleted.
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -46,6 +47,7 @@ ALL_STATUSES = "All statuses"
 
 class RunsPanel(QWidget):
     open_requested = Signal(str)
+    export_requested = Signal(str)
     run_deleted = Signal(str)
     runs_loaded = Signal(int)  # how many runs the list holds now (also after a failed load: 0)
 
@@ -71,6 +73,11 @@ class RunsPanel(QWidget):
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.table = self._make_table()
+        self.export_action = QAction("Export run…", self.table)
+        self.export_action.setObjectName("export_run")
+        self.export_action.triggered.connect(self._on_export_triggered)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.table.addAction(self.export_action)
         bar = QHBoxLayout()
         bar.addWidget(self.filter_edit, 1)
         bar.addWidget(self.status_combo)
@@ -235,6 +242,11 @@ class RunsPanel(QWidget):
         if run_id is not None:
             self.open_requested.emit(run_id)
 
+    def _on_export_triggered(self) -> None:
+        run_id = self.selected_run()
+        if run_id is not None and run_id not in self.model.live:
+            self.export_requested.emit(run_id)
+
     def _on_delete_clicked(self) -> None:
         run_id = self.selected_run()
         if run_id is None or run_id in self.model.live:
@@ -260,5 +272,6 @@ class RunsPanel(QWidget):
         self.open_button.setEnabled(run_id is not None)
         live = run_id is not None and run_id in self.model.live
         self.delete_button.setEnabled(run_id is not None and not live)
+        self.export_action.setEnabled(run_id is not None and not live)
         self.delete_button.setToolTip("A live run cannot be deleted: stop it first." if live
                                       else "Delete the selected run from the store")
