@@ -99,18 +99,25 @@ class ProblemsWatch:
 
     def __init__(self, window: Any) -> None:
         self.at = 0.0
+        self.panel = window.problems
         window.problems.model.problems_changed.connect(self._on_result)
 
     def _on_result(self, _problems: object) -> None:
         self.at = time.perf_counter()
 
     def wait_after(self, since: float, app: QApplication, limit_s: float = 20.0) -> float:
-        """Seconds from `since` until a result arrived after it (processing events meanwhile)."""
+        """Seconds from `since` until the Problems panel is current (processing events meanwhile).
+
+        The panel says when it is current; the panel before 2026-11-25 did not, and re-validated on
+        every edit: then the first result after `since` counts."""
         deadline = time.perf_counter() + limit_s
-        while self.at <= since and time.perf_counter() < deadline:
+        while time.perf_counter() < deadline:
+            current = getattr(self.panel, "current", None)
+            if current is True or (current is None and self.at > since):
+                break
             app.processEvents()
             time.sleep(0.001)
-        return self.at - since
+        return max(self.at, since) - since
 
 
 def open_once(app: QApplication, window: Any, path: str, watch: ProblemsWatch) -> dict[str, float]:
