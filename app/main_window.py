@@ -126,9 +126,10 @@ class MainWindow(QMainWindow):
         self._signals.deleteLater()
         self._signals = WorkflowSignals(workflow, self)
         self._signals.changed.connect(self.update_counts)
+        self.problems.set_workflow(workflow)  # first: a large one validates on its thread meanwhile
         self.scene.set_workflow(workflow)
+        self.scene.marks.show(self.problems.model.problems)  # a small one's result, found before the items
         self.inspector.set_workflow(workflow)
-        self.problems.set_workflow(workflow)
         self.update_title()
         self.update_counts()
         self.view.fit_to_view()
