@@ -27,18 +27,17 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from engine.graph.format import dumps_workflow
 from engine.graph.model import Workflow
 from tests.perf.large_workflow import large_workflow
+from tests.perf.open_file_probes import Phases, ProblemsWatch, Ticker, settle
 
 NODES = 5000
 REPEATS = 3
@@ -48,76 +47,6 @@ EDIT_GAP_MS = 120
 
 def emit(name: str, value: float, unit: str, **extra: object) -> None:
     print(json.dumps({"name": name, "value": round(value, 2), "unit": unit, **extra}), flush=True)
-
-
-class Ticker:
-    """A 5 ms timer on the loop: the longest gap between its ticks is the longest stall a person felt."""
-
-    def __init__(self) -> None:
-        self.timer = QTimer()
-        self.timer.setInterval(5)
-        self.timer.timeout.connect(self._tick)
-        self.last = 0.0
-        self.worst = 0.0
-
-    def start(self) -> None:
-        self.last, self.worst = time.perf_counter(), 0.0
-        self.timer.start()
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.worst = max(self.worst, now - self.last)
-        self.last = now
-
-    def stop(self) -> float:
-        self.timer.stop()
-        self._tick()
-        return self.worst * 1000
-
-
-class Phases:
-    """Wall time spent inside named callables (wrapped on their instance or module)."""
-
-    def __init__(self) -> None:
-        self.spent: dict[str, float] = {}
-
-    def wrap(self, owner: Any, attribute: str, name: str) -> None:
-        inner: Callable[..., Any] = getattr(owner, attribute)
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return inner(*args, **kwargs)
-            finally:
-                self.spent[name] = self.spent.get(name, 0.0) + time.perf_counter() - start
-
-        setattr(owner, attribute, timed)
-
-
-class ProblemsWatch:
-    """When the Problems panel last received a validation result."""
-
-    def __init__(self, window: Any) -> None:
-        self.at = 0.0
-        self.panel = window.problems
-        window.problems.model.problems_changed.connect(self._on_result)
-
-    def _on_result(self, _problems: object) -> None:
-        self.at = time.perf_counter()
-
-    def wait_after(self, since: float, app: QApplication, limit_s: float = 20.0) -> float:
-        """Seconds from `since` until the Problems panel is current (processing events meanwhile).
-
-        The panel says when it is current; the panel before 2026-11-25 did not, and re-validated on
-        every edit: then the first result after `since` counts."""
-        deadline = time.perf_counter() + limit_s
-        while time.perf_counter() < deadline:
-            current = getattr(self.panel, "current", None)
-            if current is True or (current is None and self.at > since):
-                break
-            app.processEvents()
-            time.sleep(0.001)
-        return max(self.at, since) - since
 
 
 def open_once(app: QApplication, window: Any, path: str, watch: ProblemsWatch) -> dict[str, float]:
@@ -141,24 +70,12 @@ def open_once(app: QApplication, window: Any, path: str, watch: ProblemsWatch) -
     window.grab()
     done = time.perf_counter()
     stall = ticker.stop()
-    for owner, attribute in ((document_module, "load_workflow"), (window.scene, "set_workflow"),
-                             (window.inspector, "set_workflow"), (window.minimap, "redraw")):
-        if attribute in vars(owner) and owner is not document_module:
-            delattr(owner, attribute)
-    from engine.graph import format as format_module
-    document_module.load_workflow = format_module.load_workflow  # type: ignore[attr-defined]
+    phases.restore()
     figures = {name: value * 1000 for name, value in phases.spent.items()}
     figures.update(open_total_ms=(done - start) * 1000, open_cpu_ms=(time.process_time() - cpu) * 1000,
                    open_call_ms=(returned - start) * 1000, validation_done_ms=(validated - start) * 1000,
                    paint_ms=(done - paint) * 1000, open_loop_stall_max_ms=stall)
     return figures
-
-
-def settle(app: QApplication, seconds: float) -> None:
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.005)
 
 
 def edit_burst(app: QApplication, window: Any, watch: ProblemsWatch) -> dict[str, list[float]]:
