@@ -5,7 +5,8 @@ window shows, what runs need (tokenizer tables, litellm if a model needs it) loa
 (`app.preload`); runs still live when the application quits are cancelled and recorded; a file
 that cannot be opened is reported in a dialog and the window opens on a blank workflow; with
 `TRIADIC_QUIT_AFTER_SHOW=1` the window prints `{"window_shown_s": <seconds since TRIADIC_T0 or
-process start>, "litellm_imported": bool}` once it is shown and quits (used by tests/perf/bench_startup.py).
+process start>, "cpu_at_shown_s": <the process's CPU seconds by then>, "litellm_imported": bool}` once
+it is shown and quits (used by tests/perf/bench_startup.py).
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def launch(path: str | None, *, db: str | None = None) -> int:
     if os.environ.get(QUIT_AFTER_SHOW) == "1":
         def report_and_quit() -> None:
             shown = {"window_shown_s": round(time.time() - _started_at(), 4),
+                     "cpu_at_shown_s": round(time.process_time(), 4),
                      "litellm_imported": "litellm" in sys.modules}
             print(json.dumps(shown), flush=True)
             window.document.undo_stack.setClean()

@@ -7,23 +7,28 @@
   `MissingKeysDialog` is opened and awaited through its `finished` signal (never `exec()` inside a
   coroutine): True when the person stored what was missing and pressed Start run, False otherwise.
 
-Invariant: self-contained (the main window only calls these two functions); keys stay in the keyring.
+Invariant: self-contained (the main window only calls these two functions); keys stay in the keyring;
+the dialogs (and the engine's key and provider modules they load, ~45 ms) are imported when first
+opened, not at start-up.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QDialog, QWidget
 
-from widgets.keys import KeysDialog, MissingKeysDialog
+if TYPE_CHECKING:
+    from widgets.keys import KeysDialog
 
 _DIALOG_PROPERTY = "triadic_keys_dialog"
 
 
 def open_keys_dialog(parent: QWidget) -> KeysDialog:
+    from widgets.keys import KeysDialog
+
     found = parent.findChild(KeysDialog, _DIALOG_PROPERTY)
     if found is None:
         found = KeysDialog(parent)
@@ -49,6 +54,8 @@ async def ensure_keys(parent: QWidget | None, plan: Any, overrides: Mapping[str,
     problems = await loop.run_in_executor(None, check)
     if not problems:
         return True
+    from widgets.keys import MissingKeysDialog
+
     dialog = MissingKeysDialog(problems, check, parent)
     answered: asyncio.Future[int] = loop.create_future()
 

@@ -11,8 +11,14 @@ tabbed with the other run docks of its area), gives each `RunPanel` to the contr
 The window's existing state saving (`saveState` / `restoreState`, keyed by the docks' object names
 "dock_<name>") keeps the layout.
 
+A `lazy` entry (the Timeline and Cost & tokens docks: pyqtgraph and numpy, ~0.25 s to import) gets
+its dock, title, place and toggle at start-up like any other, but its panel is built, imported and
+mounted only when the dock is first shown (`LazyDockPanel`); they start as hidden tabs, so the
+window's start-up never loads them. Mounting feeds the panel the selected run then, as any panel.
+
 Invariants: a factory that raises is reported in the status bar and its dock left out (the window
-still opens); names are unique; the order of `RUN_DOCKS` is the order of View ▸ Panels.
+still opens; a lazy one's dock says so in place of the panel); names are unique; the order of
+`RUN_DOCKS` is the order of View ▸ Panels.
 """
 
 from __future__ import annotations
@@ -26,13 +32,12 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from app.actions import set_tip
+from app.lazy_dock import LazyDockPanel
 from widgets.call_inspector import CallInspectorPanel
-from widgets.cost import CostPanel
 from widgets.events_view import EventsPanel
 from widgets.human_gate import HumanGatePanel
 from widgets.memory_view import MemoryPanel
 from widgets.run_panel import RunPanel
-from widgets.timeline import TimelinePanel
 from widgets.trace import TracePanel
 from widgets.verdicts import VerdictsPanel
 
@@ -49,6 +54,7 @@ class RunDockSpec:
     area: Area
     factory: Callable[..., QWidget]
     with_controller: bool = False  # the factory is given the RunController (e.g. for the store's path)
+    lazy: bool = False  # the panel is built when its dock is first shown (a heavy import)
 
 
 def _runs_panel(controller: RunController) -> QWidget:
@@ -57,13 +63,25 @@ def _runs_panel(controller: RunController) -> QWidget:
     return RunsPanel(controller.db_path)  # its own connection to the same file, read and deleted off the loop
 
 
+def _timeline_panel() -> QWidget:
+    from widgets.timeline import TimelinePanel  # pyqtgraph + numpy: only when the dock is first shown
+
+    return TimelinePanel()
+
+
+def _cost_panel() -> QWidget:
+    from widgets.cost import CostPanel  # pyqtgraph + numpy: only when the dock is first shown
+
+    return CostPanel()
+
+
 # One line per run dock; tabbed per area in this order (the first of an area is raised).
 RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("trace", "Trace", Area.BottomDockWidgetArea, TracePanel),
-    RunDockSpec("timeline", "Timeline", Area.BottomDockWidgetArea, TimelinePanel),
+    RunDockSpec("timeline", "Timeline", Area.BottomDockWidgetArea, _timeline_panel, lazy=True),
     RunDockSpec("events", "Events", Area.BottomDockWidgetArea, EventsPanel),
     RunDockSpec("call", "Call", Area.RightDockWidgetArea, CallInspectorPanel),
-    RunDockSpec("cost", "Cost && tokens", Area.RightDockWidgetArea, CostPanel),
+    RunDockSpec("cost", "Cost && tokens", Area.RightDockWidgetArea, _cost_panel, lazy=True),
     RunDockSpec("verdicts", "Verdicts", Area.RightDockWidgetArea, VerdictsPanel),
     RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, MemoryPanel),
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
@@ -79,11 +97,15 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
     for index, spec in enumerate(RUN_DOCKS if specs is None else specs):
         if spec.name in docks:
             raise ValueError(f"run dock {spec.name!r} registered twice")
-        try:
-            widget = spec.factory(controller) if spec.with_controller else spec.factory()
-        except Exception as exc:  # one broken panel must not keep the window from opening
-            controller.status_message.emit(f"The {spec.title} panel could not be built: {exc}")
-            continue
+        factory = (lambda s=spec: s.factory(controller)) if spec.with_controller else spec.factory
+        if spec.lazy:
+            widget: QWidget = LazyDockPanel(spec.name, spec.title, factory, controller)
+        else:
+            try:
+                widget = factory()
+            except Exception as exc:  # one broken panel must not keep the window from opening
+                controller.status_message.emit(f"The {spec.title} panel could not be built: {exc}")
+                continue
         dock = QDockWidget(spec.title, window)
         dock.setObjectName(f"dock_{spec.name}")
         dock.setWidget(widget)
@@ -96,6 +118,8 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
             window.tabifyDockWidget(first, dock)
         if isinstance(widget, RunPanel):
             controller.views.mount(spec.name, widget)
+        elif isinstance(widget, LazyDockPanel):
+            widget.watch(dock)
         action = dock.toggleViewAction()
         action.setObjectName(f"action_toggle_{spec.name}")
         if index < 9:

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import QDialog
 
 from app.keys_dialog_actions import open_keys_dialog
 from widgets.human_gate import HumanGatePanel
-from widgets.keys import MissingKeysDialog
 from widgets.memory_view import MemoryPanel
 from widgets.runs import RunsPanel
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
+    from widgets.keys import MissingKeysDialog
 
 
 def wire_run_panels(window: MainWindow) -> None:
@@ -67,6 +67,8 @@ def _attention(window: MainWindow, message: str) -> None:
 def ask_for_keys(window: MainWindow, lines: list[str], recheck: Callable[[], list[str]],
                  start_again: Callable[[], object]) -> MissingKeysDialog:
     """The missing-keys dialog, non-modal: Start run (enabled once every key is there) starts the run again."""
+    from widgets.keys import MissingKeysDialog  # the keys modules: not at start-up
+
     dialog = MissingKeysDialog(lines, recheck, window)
 
     def done(result: int) -> None:

@@ -15,7 +15,6 @@ import json
 import platform
 import subprocess
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +43,8 @@ def source_commit() -> str:
 
 
 def _installed(name: str) -> str | None:
+    from importlib import metadata  # ~30 ms to import: only when a version is asked for
+
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:

@@ -59,6 +59,12 @@ def compile_schema(schema: Mapping[str, Any]) -> Check:
         unknown = set(node) - _SUPPORTED
         if unknown:
             raise ValueError(f"schema keyword(s) not supported by the fast check: {sorted(unknown)}")
+        keys = set(node) - _ANNOTATIONS
+        if keys == {"$ref"}:
+            return ref(str(node["$ref"]).removeprefix("#/$defs/"))
+        fused = _fused(node, keys, build)
+        if fused is not None:
+            return fused
         checks: list[Check] = []
         if "$ref" in node:
             checks.append(ref(str(node["$ref"]).removeprefix("#/$defs/")))
@@ -83,6 +89,30 @@ def compile_schema(schema: Mapping[str, Any]) -> Check:
         return _all_of(checks)
 
     return build({k: v for k, v in schema.items() if k != "$defs"})
+
+
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description"})
+_OBJECT_KEYS = frozenset({"type", "required", "properties", "additionalProperties"})
+
+
+def _fused(node: Mapping[str, Any], keys: set[str], build: Callable[[Mapping[str, Any]], Check]) -> Check | None:
+    """One closure for the common shapes (a typed string with lengths, a bounded number, a typed
+    object with properties), the same answer as the general chain with fewer calls per value: a
+    5,000-node file is ~300,000 values; None for any other shape."""
+    kind = node.get("type")
+    if not isinstance(kind, str) or kind not in _TYPES:
+        return None
+    if kind == "string" and keys <= {"type", "minLength", "maxLength"}:
+        lo, hi = node.get("minLength", 0), node.get("maxLength", float("inf"))
+        return lambda x: isinstance(x, str) and lo <= len(x) <= hi
+    if kind in ("number", "integer") and keys <= {"type", "minimum", "maximum"}:
+        lo_n, hi_n = node.get("minimum", float("-inf")), node.get("maximum", float("inf"))
+        typed = _TYPES[kind]
+        return lambda x: typed(x) and lo_n <= x <= hi_n
+    if kind == "object" and keys <= _OBJECT_KEYS and keys != {"type"}:
+        members = _object_check(node, build)
+        return lambda x: isinstance(x, dict) and members(x)
+    return None
 
 
 def _all_of(checks: list[Check]) -> Check:

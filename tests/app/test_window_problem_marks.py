@@ -62,3 +62,19 @@ def test_marks_follow_a_replaced_workflow(qtbot: QtBot, tmp_path: Path) -> None:
     assert window.scene.node_items["tests"].mark is not None  # at once: the dock re-validates on replace
     assert window.files.open_path(str(bundled_examples()[0]))
     assert not any(it.mark and it.mark.severity == "error" for it in window.scene.node_items.values())
+
+
+def test_a_large_workflow_is_validated_off_the_gui_thread_and_marked(qtbot: QtBot, tmp_path: Path) -> None:
+    window = _window(qtbot, Workflow())
+    window.problems.background_above = 0  # treat every workflow as large
+    path = tmp_path / "broken.triadic.json"
+    save_workflow(_code_fix(broken=True), path)
+    assert window.files.open_path(str(path))
+    assert not window.problems.current  # the result comes from the validation thread
+    qtbot.waitUntil(lambda: window.problems.current, timeout=WAIT)
+    item = window.scene.node_items["tests"]
+    assert item.mark is not None and item.mark.severity == "error"
+    assert "1 errors" in window.counts_label.text()
+    window.editor.set_param("tests", "expression", "fullmatch:abc")
+    qtbot.waitUntil(lambda: window.problems.current and item.mark is None, timeout=WAIT)
+    assert "0 errors" in window.counts_label.text()

@@ -37,6 +37,9 @@ def give_room(window: Any, name: str, floating: bool) -> None:
     """Raise the dock and give it room: docked, the bottom area as tall as the window's layout lets it
     (every dock shown at 1600×900 leaves it ~140 px); floating, pulled out to 1600×600."""
     dock = window.docks[name]
+    build = getattr(dock.widget(), "build", None)  # a dock whose panel is built on first show (app.lazy_dock)
+    if callable(build):
+        build()
     dock.setFloating(floating)
     dock.show()
     dock.raise_()

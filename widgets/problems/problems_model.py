@@ -1,10 +1,11 @@
 """A table model over `engine.graph.validate.validate(workflow)` results.
 
 Columns: severity (with a standard icon), message, location (node / edge / field). Invariant: rows
-are exactly the last validation result, errors first; `revalidate()` replaces them wholesale and
-then announces them with `problems_changed(problems)` (every time, even when equal: a listener such
-as the canvas may have rebuilt its items since), so other views show the same result without
-validating again.
+are exactly the last validation result shown, errors first; `show(problems)` (a result found
+elsewhere, e.g. on the validation thread) and `revalidate()` (validate here, now) replace them
+wholesale and then announce them with `problems_changed(problems)` (every time, even when equal: a
+listener such as the canvas may have rebuilt its items since), so other views show the same result
+without validating again.
 """
 
 from __future__ import annotations
@@ -48,13 +49,23 @@ class ProblemsModel(QAbstractTableModel):
     def problems(self) -> list[Problem]:
         return list(self._problems)
 
-    def set_workflow(self, workflow: Workflow) -> None:
+    @property
+    def workflow(self) -> Workflow:
+        return self._workflow
+
+    def set_workflow(self, workflow: Workflow, *, validate_now: bool = True) -> None:
+        """Follow another workflow; without `validate_now` the rows are emptied until `show`."""
         self._workflow = workflow
-        self.revalidate()
+        if validate_now:
+            self.revalidate()
+        else:
+            self.show([])
 
     def revalidate(self) -> None:
-        found = validate(self._workflow)
-        found.sort(key=lambda p: 0 if p.severity == "error" else 1)
+        self.show(validate(self._workflow))
+
+    def show(self, problems: list[Problem]) -> None:
+        found = sorted(problems, key=lambda p: 0 if p.severity == "error" else 1)
         self.beginResetModel()
         self._problems = found
         self.endResetModel()

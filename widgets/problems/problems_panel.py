@@ -1,8 +1,16 @@
-"""The problems panel: a table of validation problems, re-validated ~150 ms after model changes.
+"""The problems panel: a table of validation problems, kept current as the workflow is edited.
 
 Activating a row (double-click / Enter) emits `problem_activated(node_id, edge_id)` (either may be
 None); the controller selects and centres that node or edge. A summary label counts errors and
 warnings. The panel listens to the model through one `WorkflowSignals` bridge.
+
+Scheduling (measured by `tests/perf/bench_open_file.py`): changes are gathered for `DEBOUNCE_MS`
+(one validation per burst, e.g. a macro deleting many nodes); moves and canvas-only `ui` changes are
+ignored (validation never reads positions). A workflow with fewer than `BACKGROUND_ABOVE` nodes +
+edges is validated on the GUI thread (a few ms: a thread hop would cost more than it saves); a larger
+one on the validation thread (`BackgroundValidation`), so an edit never stalls the window, and only
+the newest edit's result is shown. `revalidate()` validates now, on the GUI thread, and makes any
+result still in flight stale. `current` tells whether the rows are those of the workflow as it is.
 """
 
 from __future__ import annotations
@@ -10,11 +18,14 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from engine.graph.model import Workflow
+from engine.graph.model import Workflow, WorkflowChange
+from engine.graph.problems import Problem
+from widgets.problems.background_validation import BackgroundValidation
 from widgets.problems.problems_model import ProblemsModel
 from widgets.workflow_signals import WorkflowSignals
 
-DEBOUNCE_MS = 150
+DEBOUNCE_MS = 30
+BACKGROUND_ABOVE = 2000  # nodes + edges from which validation runs off the GUI thread (~5 ms below)
 
 
 class ProblemsPanel(QWidget):
@@ -23,6 +34,9 @@ class ProblemsPanel(QWidget):
 
     def __init__(self, workflow: Workflow, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.background_above = BACKGROUND_ABOVE
+        self.background = BackgroundValidation(parent=self)
+        self.background.validated.connect(self._on_validated)
         self.model = ProblemsModel(workflow, self)
         self.summary = QLabel(self)
         self.table = QTableView(self)
@@ -43,27 +57,64 @@ class ProblemsPanel(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self.revalidate)
+        self._timer.timeout.connect(self._validate_changed)
         self.table.activated.connect(self._on_row_activated)
         self._signals: WorkflowSignals | None = None
-        self.set_workflow(workflow)
+        self._attach(workflow)
+        self._update_summary()
+
+    @property
+    def current(self) -> bool:
+        """True when the rows are the validation of the workflow as it is now."""
+        return not self._timer.isActive() and not self.background.pending
 
     def set_workflow(self, workflow: Workflow) -> None:
+        self._attach(workflow)
+        self._timer.stop()
+        if self._in_background(workflow):
+            self.model.set_workflow(workflow, validate_now=False)
+            self.background.follow(workflow)
+            self.background.request()
+            self.summary.setText("Checking the workflow…")
+        else:
+            self.background.stop()
+            self.model.set_workflow(workflow)
+            self._update_summary()
+
+    def revalidate(self) -> None:
+        """Validate now on the GUI thread (a result still in flight is dropped as stale)."""
+        self._timer.stop()
+        self.background.cancel()
+        self.model.revalidate()
+        self._update_summary()
+
+    def _attach(self, workflow: Workflow) -> None:
         if self._signals is not None:
             self._signals.detach()
             self._signals.deleteLater()
         self._signals = WorkflowSignals(workflow, self)
         self._signals.changed.connect(self._on_model_changed)
-        self.model.set_workflow(workflow)
-        self._update_summary()
 
-    def revalidate(self) -> None:
-        self._timer.stop()
-        self.model.revalidate()
-        self._update_summary()
+    def _in_background(self, workflow: Workflow) -> bool:
+        return len(workflow.nodes) + len(workflow.edges) >= self.background_above
 
-    def _on_model_changed(self, _change: object) -> None:
+    def _on_model_changed(self, change: WorkflowChange) -> None:
+        if change.kind in ("node_moved", "ui_changed") or change.field == "ui":
+            return  # positions, colours, comments: nothing validation reads
         self._timer.start()
+
+    def _validate_changed(self) -> None:
+        workflow = self.model.workflow
+        if self._in_background(workflow):
+            if self.background.following is not workflow:
+                self.background.follow(workflow)
+            self.background.request()
+        else:
+            self.revalidate()
+
+    def _on_validated(self, problems: list[Problem]) -> None:
+        self.model.show(problems)
+        self._update_summary()
 
     def counts(self) -> tuple[int, int]:
         """(errors, warnings) of the last validation."""

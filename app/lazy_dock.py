@@ -1,0 +1,73 @@
+"""`LazyDockPanel`: the stand-in a run dock holds until it is first shown, then the real panel.
+
+The Timeline and Cost & tokens panels import pyqtgraph and numpy (~0.25 s); they start as hidden
+tabs, so building them at start-up only delays the window. The stand-in is an empty widget in the
+dock; when the dock first becomes visible (its tab raised, View ▸ Panels, a saved layout that shows
+it) it builds the panel on the next turn of the event loop — the dock shows at once, the panel a
+moment later — puts it in the dock and mounts it on the run views, which feed it the selected run
+and the node filter exactly as a panel built at start-up.
+
+Invariants: the panel is built at most once; a factory that raises is reported on the status bar
+and the dock says why in place of the panel (the window goes on); `panel` is None until built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+
+from widgets.run_panel import RunPanel
+
+if TYPE_CHECKING:
+    from app.controllers.run_controller import RunController
+
+
+class LazyDockPanel(QWidget):
+    def __init__(self, name: str, title: str, factory: Callable[[], QWidget], controller: RunController,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"lazy_{name}")
+        self.name = name
+        self.title = title
+        self._factory = factory
+        self._controller = controller
+        self._dock: QDockWidget | None = None
+        self._scheduled = False
+        self.panel: QWidget | None = None
+
+    def watch(self, dock: QDockWidget) -> None:
+        """Build the panel when `dock` is first shown."""
+        self._dock = dock
+        dock.visibilityChanged.connect(self._on_visibility_changed)
+
+    def _on_visibility_changed(self, visible: bool) -> None:
+        if visible and not self._scheduled:
+            self._scheduled = True
+            QTimer.singleShot(0, self.build)
+
+    def build(self) -> QWidget | None:
+        """Build, place and mount the panel now (idempotent); the panel, or None if it failed."""
+        if self.panel is not None or self._dock is None:
+            return self.panel
+        self._scheduled = True
+        try:
+            panel = self._factory()
+        except Exception as exc:  # one broken panel must not break the window
+            message = f"The {self.title} panel could not be built: {exc}"
+            self._controller.status_message.emit(message)
+            layout = QVBoxLayout(self)
+            label = QLabel(message, self)
+            label.setWordWrap(True)
+            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            layout.addWidget(label)
+            return None
+        self.panel = panel
+        self._dock.visibilityChanged.disconnect(self._on_visibility_changed)
+        self._dock.setWidget(panel)  # the dock shows the panel; this stand-in stays, hidden, its child
+        self.hide()
+        if isinstance(panel, RunPanel):
+            self._controller.views.mount(self.name, panel)
+        return panel

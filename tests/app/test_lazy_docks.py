@@ -1,0 +1,82 @@
+"""Start-up stays light: importing the main window loads no pyqtgraph, numpy, litellm or SQLAlchemy;
+the Timeline and Cost & tokens docks are there (same title, place, toggle) but build their panels
+when first shown, and a panel built late is fed the selected run and follows it like any other."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import qasync
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLabel
+from pytestqt.qtbot import QtBot
+from run_fixtures import drive, run_window, settle
+
+from app.lazy_dock import LazyDockPanel
+from app.run_docks import RunDockSpec, mount_run_docks
+
+HEAVY = ("pyqtgraph", "numpy", "litellm", "sqlalchemy", "sqlmodel")
+
+
+def test_importing_the_main_window_loads_nothing_heavy() -> None:
+    probe = ("import json, sys\nfrom app.main_window import MainWindow\nimport app.gui\n"
+             "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120,
+                          env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert not sorted(m for m in loaded if m.split(".")[0] in HEAVY)
+
+
+def test_a_lazy_dock_builds_its_panel_on_first_show_and_shows_the_selected_run(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    timeline, cost = window.docks["timeline"], window.docks["cost"]
+    assert timeline.windowTitle() == "Timeline" and cost.windowTitle() == "Cost && tokens"
+    assert timeline in window.tabifiedDockWidgets(window.docks["trace"])
+    assert isinstance(timeline.widget(), LazyDockPanel) and isinstance(cost.widget(), LazyDockPanel)
+    assert "timeline" not in window.runs.views.panels and "cost" not in window.runs.views.panels
+
+    async def scenario() -> str:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        await settle()
+        timeline.raise_()  # the person clicks the Timeline tab
+        await settle(0.2)
+        return run_id
+
+    run_id = drive(gui_loop, scenario())
+    panel = window.runs.views.panels["timeline"]
+    assert timeline.widget() is panel and type(panel).__name__ == "TimelinePanel"
+    assert panel.projection is window.runs.runs[run_id].projection  # fed the selected run when mounted
+    assert "cost" not in window.runs.views.panels  # still a hidden tab: still not built
+    window.view.select_nodes(["executor"])
+    assert panel.node_filter == "executor"  # and it follows the canvas like any panel
+    cost.raise_()  # its tab clicked
+    qtbot.waitUntil(lambda: "cost" in window.runs.views.panels, timeout=5000)
+    cost_panel = window.runs.views.panels["cost"]
+    assert cost.widget() is cost_panel and cost_panel.projection is window.runs.runs[run_id].projection
+
+
+def test_a_lazy_panel_that_cannot_be_built_says_why_in_its_dock(qtbot: QtBot, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, None)
+    said: list[str] = []
+    window.runs.status_message.connect(said.append)
+
+    def boom() -> QLabel:
+        raise RuntimeError("no pyqtgraph here")
+
+    bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+    docks, _actions = mount_run_docks(window, window.runs, [RunDockSpec("broken", "Broken", bottom, boom, lazy=True)])
+    stand_in = docks["broken"].widget()
+    assert isinstance(stand_in, LazyDockPanel)
+    docks["broken"].show()
+    docks["broken"].raise_()
+    qtbot.waitUntil(lambda: bool(said), timeout=5000)
+    QApplication.processEvents()
+    assert said == ["The Broken panel could not be built: no pyqtgraph here"]
+    assert docks["broken"].widget() is stand_in
+    assert stand_in.findChild(QLabel).text() == said[0]

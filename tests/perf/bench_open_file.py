@@ -1,0 +1,155 @@
+"""Open a 5,000-node file and edit it, as a person feels it, in the real window with its docks.
+
+- open: File → Open (the controller's `open_path`, what the dialog's OK runs) of a saved 5,000-node
+  workflow (~15,000 edges, many long-range, every role, critics looping back) in the shown main
+  window, until the first full picture: the file parsed and schema-checked, the scene built, the
+  inspector and minimap updated, the Problems panel holding this file's validation, and the window
+  painted (`grab`). Phases are split out (parse + schema check + build the model, scene, inspector,
+  validation, paint); `open_loop_stall_max_ms` is the longest the event loop could not run a 5 ms
+  ticker from the open's start until the Problems panel was current. Median of REPEATS, with the
+  CPU time of the process beside the wall time (the machine is shared).
+- edits: a burst of EDITS edits (moves, renames, connects), one every EDIT_GAP_MS through the loop,
+  on the open file: each edit's GUI-thread cost (the edit call until it returns), the time until
+  the Problems panel and canvas marks show a validation of the edited graph, and the loop's
+  longest stall during the burst;
+- memory: ru_maxrss after opening.
+Targets: open < 1 s, each edit ≤ 16 ms on the GUI thread, Problems/marks current ≤ 200 ms, RSS < 250 MB.
+
+Run: `.venv/bin/python -m tests.perf.bench_open_file` (JSON lines). Cold start: `tests.perf.bench_startup`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication
+
+from engine.graph.format import dumps_workflow
+from engine.graph.model import Workflow
+from tests.perf.large_workflow import large_workflow
+from tests.perf.open_file_probes import Phases, ProblemsWatch, Ticker, settle
+
+NODES = 5000
+REPEATS = 3
+EDITS = 30
+EDIT_GAP_MS = 120
+
+
+def emit(name: str, value: float, unit: str, **extra: object) -> None:
+    print(json.dumps({"name": name, "value": round(value, 2), "unit": unit, **extra}), flush=True)
+
+
+def open_once(app: QApplication, window: Any, path: str, watch: ProblemsWatch) -> dict[str, float]:
+    window.document.replace(Workflow())
+    settle(app, 0.3)
+    import app.document as document_module
+
+    phases = Phases()
+    phases.wrap(document_module, "load_workflow", "parse_schema_build_ms")
+    phases.wrap(window.scene, "set_workflow", "scene_ms")
+    phases.wrap(window.inspector, "set_workflow", "inspector_ms")
+    phases.wrap(window.minimap, "redraw", "minimap_ms")
+    ticker = Ticker()
+    ticker.start()
+    cpu, start = time.process_time(), time.perf_counter()
+    assert window.files.open_path(path)
+    returned = time.perf_counter()
+    validated = start + watch.wait_after(start, app)
+    app.processEvents()
+    paint = time.perf_counter()
+    window.grab()
+    done = time.perf_counter()
+    stall = ticker.stop()
+    phases.restore()
+    figures = {name: value * 1000 for name, value in phases.spent.items()}
+    figures.update(open_total_ms=(done - start) * 1000, open_cpu_ms=(time.process_time() - cpu) * 1000,
+                   open_call_ms=(returned - start) * 1000, validation_done_ms=(validated - start) * 1000,
+                   paint_ms=(done - paint) * 1000, open_loop_stall_max_ms=stall)
+    return figures
+
+
+def edit_burst(app: QApplication, window: Any, watch: ProblemsWatch) -> dict[str, list[float]]:
+    """EDITS edits in turn (move, rename, connect), EDIT_GAP_MS apart; per-edit cost and latency."""
+    workflow = window.document.workflow
+    editor = window.editor
+    nodes = list(workflow.nodes.values())
+    executors = [n for n in nodes if n.role == "executor"]
+    sources = [n for n in nodes if n.role == "executor"]
+    costs: list[float] = []
+    latencies: list[float] = []
+    ticker = Ticker()
+    ticker.start()
+    for index in range(EDITS):
+        kind = index % 3
+        start = time.perf_counter()
+        if kind == 0:
+            node = nodes[(index * 131) % len(nodes)]
+            old = {node.id: (node.ui.x, node.ui.y)}
+            editor.move_nodes(old, {node.id: (node.ui.x + 37.0, node.ui.y + 11.0)})
+        elif kind == 1:
+            node = nodes[(index * 197) % len(nodes)]
+            editor.set_title(node.id, f"Renamed {index}")
+        else:
+            source = sources[(index * 17) % len(sources)]
+            target = executors[-1 - (index * 29) % (len(executors) // 2)]
+            assert editor.connect_ports(source.id, "result", target.id, "context") is not None
+        costs.append((time.perf_counter() - start) * 1000)
+        latencies.append(watch.wait_after(start, app, limit_s=5.0) * 1000)
+        settle(app, max(0.0, EDIT_GAP_MS / 1000 - (time.perf_counter() - start)))
+    stall = ticker.stop()
+    return {"cost": costs, "latency": latencies, "stall": [stall]}
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="triadic-bench-open-"))
+    from app.gui import application, open_window
+
+    app = application()
+    window = open_window(None)
+    settle(app, 0.5)
+    watch = ProblemsWatch(window)
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "large.triadic.json")
+        workflow = large_workflow(NODES)
+        Path(path).write_text(dumps_workflow(workflow), encoding="utf-8")
+        edges = len(workflow.edges)
+        del workflow
+        runs = [open_once(app, window, path, watch) for _ in range(REPEATS)]
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        settle(app, 0.5)
+        burst = edit_burst(app, window, watch)
+    shape = {"nodes": NODES, "edges": edges, "repeats": REPEATS}
+    for name in runs[0]:
+        target = {"open_total_ms": 1000.0}.get(name)
+        extra = {"target": target} if target else {}
+        emit(f"open_{name}" if not name.startswith("open_") else name,
+             statistics.median(r[name] for r in runs), "ms", **shape, **extra)
+    emit("open_rss_mb", rss, "MB", target=250, **shape)
+    emit("edit_gui_cost_median_ms", statistics.median(burst["cost"]), "ms", edits=EDITS, **shape)
+    emit("edit_gui_cost_max_ms", max(burst["cost"]), "ms", target=16, edits=EDITS, **shape)
+    emit("edit_problems_current_median_ms", statistics.median(burst["latency"]), "ms", edits=EDITS, **shape)
+    emit("edit_problems_current_p95_ms", p95(burst["latency"]), "ms", target=200, edits=EDITS, **shape)
+    emit("edit_loop_stall_max_ms", burst["stall"][0], "ms", edits=EDITS, gap_ms=EDIT_GAP_MS, **shape)
+    emit("load_average_1min", os.getloadavg()[0], "", note="uptime's 1-minute load while this ran")
+    window.document.undo_stack.setClean()
+    window.close()
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
