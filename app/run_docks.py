@@ -1,7 +1,7 @@
 """The run docks: a registry of the panels that show a run, mounted by the window as dock widgets.
 
 Each entry names a panel (the well-known names the controller routes by: "trace", "timeline",
-"call", "cost", "memory", "verdicts", "events", "human", "runs"), its title, its default area and a
+"call", "cost", "memory", "verdicts", "events", "human", "contracts", "runs"), its title, its default area and a
 factory returning a `widgets.run_panel.RunPanel` (or a plain QWidget for a dock that is not fed a run,
 such as a runs list). Adding a dock is one `RunDockSpec` line in `RUN_DOCKS`.
 
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from app.actions import set_tip
 from widgets.call_inspector import CallInspectorPanel
+from widgets.contracts import ContractsPanel
 from widgets.cost import CostPanel
 from widgets.events_view import EventsPanel
 from widgets.human_gate import HumanGatePanel
@@ -68,6 +69,7 @@ RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, MemoryPanel),
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
     RunDockSpec("runs", "Runs", Area.LeftDockWidgetArea, _runs_panel, with_controller=True),
+    RunDockSpec("contracts", "Contracts", Area.RightDockWidgetArea, ContractsPanel),
 ]
 
 

@@ -17,7 +17,7 @@ from engine.graph.model import Workflow
 from engine.graph.problems import Problem, error, warning
 from engine.graph.specs import Role
 
-__all__ = ["contract_problems"]
+__all__ = ["callable_tools", "contract_problems"]
 
 _ROLES = frozenset(r.value for r in Role)
 
@@ -25,7 +25,7 @@ _ROLES = frozenset(r.value for r in Role)
 def contract_problems(wf: Workflow) -> list[Problem]:
     """Every reference of `wf`'s contracts to a node, role or tool it does not have."""
     found: list[Problem] = []
-    callable_tools = _callable_tools(wf)
+    known_tools = callable_tools(wf)
     for index, contract in enumerate(wf.contracts):
         where = f"contracts[{index}]"
         label = f"Contract {index + 1} ({contract.title()})"
@@ -44,13 +44,13 @@ def contract_problems(wf: Workflow) -> list[Problem]:
                 found.append(error("contract_bad_gate", f"{label} counts approvals of {gate!r}, which is {what}, "
                                    "not a Human gate.", field=f"{where}.gates"))
         for tool in contract.tools:
-            if not any(fnmatch.fnmatchcase(tool, allowed) for allowed in callable_tools):
+            if not any(fnmatch.fnmatchcase(tool, allowed) for allowed in known_tools):
                 found.append(warning("contract_unknown_tool", f"{label} names a tool {tool!r} that no node of "
                                      "the workflow may call.", field=f"{where}.tools"))
     return found
 
 
-def _callable_tools(wf: Workflow) -> set[str]:
+def callable_tools(wf: Workflow) -> set[str]:
     """The tool names (or allow-list patterns) the workflow's nodes may call."""
     names: set[str] = set()
     for node in wf.nodes.values():

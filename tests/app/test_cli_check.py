@@ -40,6 +40,8 @@ def test_check_uses_the_recorded_version_or_a_given_file(tmp_path: Path, capsys:
     assert main(["check", run_id[:8], "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert f"run {run_id[:12]}" in out and out.count("PASS") == 6 and "FAIL" not in out
+    assert main(["show", run_id, "--db", str(db)]) == 0  # show lists what the run recorded
+    assert capsys.readouterr().out.count("contract PASS") == 6
     doc = example_doc()
     doc["contracts"] = [{"kind": "approve_score", "min_score": 0.99}, {"kind": "max_duration", "max_seconds": 60}]
     strict = write_doc(tmp_path / "strict.triadic.json", doc)
