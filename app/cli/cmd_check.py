@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from app.cli import fmt
 from app.cli.errors import EXIT_FAILED, EXIT_OK, CliError
-from app.cli.store_access import open_store
+from app.cli.store_access import find_run, open_store
 from app.cli.workflow_file import load
 
 if TYPE_CHECKING:
@@ -27,23 +27,11 @@ def execute(args: argparse.Namespace) -> int:
     given = load(args.workflow).contracts if args.workflow else None
     store, _ = open_store(args.db, must_exist=True)
     try:
-        runs = [_run(store, run_id) for run_id in args.run_ids]
+        runs = [find_run(store, run_id) for run_id in args.run_ids]
         violated = sum(_check(store, run, given) for run in runs)
     finally:
         store.close()
     return EXIT_FAILED if violated else EXIT_OK
-
-
-def _run(store: TraceStore, run_id: str) -> RunSummary:
-    from engine.store.records import AmbiguousRunIdError
-
-    try:
-        run = store.get_run(run_id)
-    except AmbiguousRunIdError as exc:
-        raise CliError(str(exc)) from None
-    if run is None:
-        raise CliError(f"no run {run_id!r} in the store")
-    return run
 
 
 def _check(store: TraceStore, run: RunSummary, given: tuple[Contract, ...] | None) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle
+from run_fixtures import drive, run_to_end, run_window
 
 from engine import events as ev
 from widgets.contracts import ContractsPanel
@@ -42,15 +42,7 @@ def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
     assert editor is not None
     editor.text.setPlainText('[{"kind": "max_calls", "max_calls": 3}, {"kind": "reviewed_before_output"}]')
     assert editor.apply()
-
-    async def scenario() -> str:
-        run_id = await window.runs.start_run({}, {})
-        assert run_id is not None
-        await window.runs.runs[run_id].task
-        await settle()
-        return run_id
-
-    run_id = drive(gui_loop, scenario())
+    run_id = drive(gui_loop, run_to_end(window))
     panel = window.docks["contracts"].widget()
     events_panel = window.docks["events"].widget()
     trace = window.docks["trace"].widget()
