@@ -1,6 +1,8 @@
 """One checker per contract kind: fed a run's events in seq order, it reports the first that breaks it.
 
-A checker's `feed(event)` returns why the event violates the contract (a sentence), or None;
+A checker's `feed(event)` returns why the event violates the contract (a sentence), or None; it is
+fed only events of its `kinds` (all events when None), so the token deltas that make most of a run
+cost nothing;
 `finish(end_ts)` is asked once the events are spent (for what only the end can tell: a run still
 going past its allowed time). `Scope` says which nodes a contract looks at, by id or by role.
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from engine import events as ev
 from engine.graph.contract_form import Contract
@@ -40,6 +43,8 @@ class Scope:
 
 
 class Checker:
+    kinds: ClassVar[tuple[type[ev.Event], ...] | None] = None  # the event types it reads (None: all)
+
     def __init__(self, contract: Contract, roles: Mapping[str, str]) -> None:
         self.contract = contract
         self.roles = roles
@@ -54,6 +59,8 @@ class Checker:
 
 
 class ReviewedBeforeOutput(Checker):
+    kinds = (ev.NodeOutput, ev.VerdictIssued)
+
     def __init__(self, contract: Contract, roles: Mapping[str, str]) -> None:
         super().__init__(contract, roles)
         self.unreviewed: dict[int, str] = {}  # executor output seq → node id
@@ -76,6 +83,7 @@ class ReviewedBeforeOutput(Checker):
 
 
 class NoCallAfterBudget(Checker):
+    kinds = (ev.BudgetExceeded, ev.LLMCallStarted)
     hit: ev.BudgetExceeded | None = None
 
     def feed(self, event: ev.Event) -> str | None:
@@ -88,6 +96,7 @@ class NoCallAfterBudget(Checker):
 
 
 class MaxCalls(Checker):
+    kinds = (ev.LLMCallStarted,)
     count = 0
 
     def feed(self, event: ev.Event) -> str | None:
@@ -101,6 +110,7 @@ class MaxCalls(Checker):
 class MaxUsage(Checker):
     """At most $X (`max_cost`) or N tokens (`max_tokens`), counted as each model call ends."""
 
+    kinds = (ev.LLMCallFinished,)
     total = 0.0
 
     def feed(self, event: ev.Event) -> str | None:
@@ -118,6 +128,8 @@ class MaxUsage(Checker):
 
 
 class ApproveScore(Checker):
+    kinds = (ev.VerdictIssued,)
+
     def feed(self, event: ev.Event) -> str | None:
         if (type(event) is ev.VerdictIssued and event.decision == "approve" and self.scope.holds(event.node_id)
                 and event.score < self.limit):
@@ -126,6 +138,7 @@ class ApproveScore(Checker):
 
 
 class GatedToolWrites(Checker):
+    kinds = (ev.HumanDecisionMade, ev.ToolCallStarted)
     approved_at: int | None = None
 
     def feed(self, event: ev.Event) -> str | None:

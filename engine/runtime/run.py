@@ -214,7 +214,7 @@ class Run:
         usage = state.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
                            usage.cost_usd, hub.elapsed(), list(state.verdicts))
-        check_contracts(hub, plan.document, span)
+        await check_contracts(hub, plan.document, span)
         hub.emit(RunFinished, span_id=span, status=status, reason=reason, outputs=result.outputs,
                  tokens_in=result.tokens_in, tokens_out=result.tokens_out, cost_usd=result.cost_usd,
                  duration_s=result.duration_s)
