@@ -1,13 +1,13 @@
 """The run docks: a registry of the panels that show a run, mounted by the window as dock widgets.
 
 Each entry names a panel (the well-known names the controller routes by: "trace", "timeline",
-"call", "cost", "memory", "verdicts", "events", "human", "runs"), its title, its default area and a
+"call", "cost", "memory", "verdicts", "events", "human", "contracts", "runs"), its title, its default area and a
 factory returning a `widgets.run_panel.RunPanel` (or a plain QWidget for a dock that is not fed a run,
 such as a runs list). Adding a dock is one `RunDockSpec` line in `RUN_DOCKS`.
 
 `mount_run_docks(window, controller)` makes one `QDockWidget` per entry (movable, floatable, closable,
 tabbed with the other run docks of its area), gives each `RunPanel` to the controller
-(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9).
+(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9, 0).
 The window's existing state saving (`saveState` / `restoreState`, keyed by the docks' object names
 "dock_<name>") keeps the layout.
 
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 from app.actions import set_tip
 from app.lazy_dock import LazyDockPanel
 from widgets.call_inspector import CallInspectorPanel
+from widgets.contracts import ContractsPanel
 from widgets.events_view import EventsPanel
 from widgets.human_gate import HumanGatePanel
 from widgets.memory_view import MemoryPanel
@@ -86,6 +87,7 @@ RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, MemoryPanel),
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
     RunDockSpec("runs", "Runs", Area.LeftDockWidgetArea, _runs_panel, with_controller=True),
+    RunDockSpec("contracts", "Contracts", Area.RightDockWidgetArea, ContractsPanel),
 ]
 
 
@@ -122,8 +124,8 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
             widget.watch(dock)
         action = dock.toggleViewAction()
         action.setObjectName(f"action_toggle_{spec.name}")
-        if index < 9:
-            action.setShortcut(QKeySequence(f"Ctrl+Alt+{index + 1}"))
+        if index < 10:  # Ctrl+Alt+1 … 9, then 0
+            action.setShortcut(QKeySequence(f"Ctrl+Alt+{(index + 1) % 10}"))
         set_tip(action, f"Show or hide the {spec.title} panel")
         docks[spec.name] = dock
         actions[f"toggle_{spec.name}"] = action

@@ -4,6 +4,8 @@
   `attention_requested` is said in the status bar and raises the dock.
 - Runs: `open_requested` opens that stored run read-only; the list is told which runs are live (they
   cannot be deleted) and refreshed when a run finishes; a run deleted there leaves the run picker.
+- Contracts: a broken contract's `event_requested(seq)` selects that event in the Events dock and its
+  span in the Trace (`RunViews.show_event`).
 - Memory: given the trace store once it is open, to compare a run's workflow / global memory with
   what the store holds now.
 - Keys: Settings ▸ Models & Keys opens the keys dialog; a run whose models lack a key opens the
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog
 
 from app.keys_dialog_actions import open_keys_dialog
+from widgets.contracts import ContractsPanel
 from widgets.human_gate import HumanGatePanel
 from widgets.memory_view import MemoryPanel
 from widgets.runs import RunsPanel
@@ -45,6 +48,9 @@ def wire_run_panels(window: MainWindow) -> None:
         runs.runs_changed.connect(lambda: listing.set_live_runs({r.run_id for r in runs.live_runs()}))
         runs.run_finished.connect(lambda _run_id, _status: listing.refresh())
         runs.run_started.connect(lambda _run_id: listing.refresh())
+    contracts = _panel(window, "contracts", ContractsPanel)
+    if contracts is not None:
+        contracts.event_requested.connect(runs.views.show_event)
     memory = _panel(window, "memory", MemoryPanel)
     if memory is not None:
         runs.store_opened.connect(memory.set_store)

@@ -69,6 +69,7 @@ def wire_window(window: MainWindow) -> None:
     window.inspector.param_change_requested.connect(editor.set_param)
     window.inspector.title_change_requested.connect(editor.set_title)
     window.inspector.settings_change_requested.connect(editor.set_settings)
+    window.inspector.contracts_change_requested.connect(editor.set_contracts)
     view.selection_changed.connect(lambda: _follow_selection(window))
     view.node_activated.connect(lambda node_id: _inspect(window, node_id))
     editor.status_message.connect(window.show_status)

@@ -271,6 +271,17 @@ class ReplayDiverged(Event):
     action: Literal["stopped", "live"] = "stopped"
 
 
+class ContractsChecked(Event):
+    """The workflow's trace contracts, checked over the run's events just before `RunFinished` (or over
+    a stored run on demand). `results` holds one dict per contract, in the file's order: ``index``,
+    ``kind``, ``title``, ``contract`` (its form as the file holds it), ``passed``, and for a violation
+    ``seq`` (the first event that breaks it) and ``reason``. `violated` counts the broken ones."""
+
+    kind: ClassVar[str] = "contracts_checked"
+    results: list[dict[str, Any]] = field(default_factory=list)
+    violated: int = 0
+
+
 class LogMessage(Event):
     kind: ClassVar[str] = "log"
     message: str
@@ -284,7 +295,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RunStarted, RunPlanned, RunFinished, NodeStateChanged, NodeOutput, PlanEmitted, LLMCallStarted,
         LLMTokenDelta, LLMStreamRestarted, LLMCallRetrying, LLMCallFinished, ToolCallStarted, ToolCallFinished,
         MemoryRead, MemoryWritten, VerdictIssued, BudgetUpdated, BudgetExceeded, HumanDecisionRequested,
-        HumanDecisionMade, ErrorRaised, LogMessage, RunPaused, RunResumed, ReplayDiverged,
+        HumanDecisionMade, ErrorRaised, LogMessage, RunPaused, RunResumed, ReplayDiverged, ContractsChecked,
     )
 }
 

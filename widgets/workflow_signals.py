@@ -27,6 +27,7 @@ class WorkflowSignals(QObject):
     settings_changed = Signal()
     meta_changed = Signal()
     ui_changed = Signal(str)
+    contracts_changed = Signal()
 
     def __init__(self, workflow: Workflow, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,3 +61,5 @@ class WorkflowSignals(QObject):
             self.meta_changed.emit()
         elif kind == "ui_changed":
             self.ui_changed.emit(change.field or "")
+        elif kind == "contracts_changed":
+            self.contracts_changed.emit()

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 
 from app.cli import fmt
-from app.cli.errors import EXIT_FAILED, EXIT_OK, CliError
-from app.cli.store_access import open_store
+from app.cli.errors import EXIT_FAILED, EXIT_OK
+from app.cli.store_access import find_run, open_store
 
 if TYPE_CHECKING:
     from engine.compare import RunDiff
@@ -24,15 +24,8 @@ if TYPE_CHECKING:
 
 def _projection(store: TraceStore, run_id: str) -> RunProjection:
     from engine.projection import project
-    from engine.store.records import AmbiguousRunIdError
 
-    try:
-        run = store.get_run(run_id)
-    except AmbiguousRunIdError as exc:
-        raise CliError(str(exc)) from None
-    if run is None:
-        raise CliError(f"no run {run_id!r} in the store")
-    return project(store.iter_events(run.id))
+    return project(store.iter_events(find_run(store, run_id).id))
 
 
 def _signed(value: float, unit: str = "") -> str:

@@ -3,7 +3,7 @@
 Order of checks (each failure a one-line `CliError`, exit 2, nothing run or stored): flag syntax →
 model-override roles → the file loads → it validates → input names exist → it compiles. Then the run
 goes through `app.cli.drive.drive_run` on a fresh asyncio loop. Exit 0 when the run succeeded, 1 when
-it failed / was cancelled / exceeded a budget, 3 when part of its trace could not be recorded (a final
+it failed / was cancelled / exceeded a budget / broke one of its workflow's trace contracts, 3 when part of its trace could not be recorded (a final
 `problem:` line on stderr; with --json a last `recording_incomplete` object), 130 when the user pressed
 Ctrl-C (the run is cancelled cleanly and the store closed, so the DB stays consistent). `--input`
 values may come from a file (`NAME=@path`) or stdin (`NAME=@-`).
@@ -70,4 +70,5 @@ def execute(args: argparse.Namespace) -> int:
     if outcome.result.recording_errors:
         report_not_recorded(outcome.result, db_path, as_json=args.json)
         return EXIT_NOT_RECORDED
-    return EXIT_OK if outcome.board.status == "succeeded" else EXIT_FAILED
+    broken = outcome.board.contracts is not None and outcome.board.contracts.violated > 0
+    return EXIT_OK if outcome.board.status == "succeeded" and not broken else EXIT_FAILED

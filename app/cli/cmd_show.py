@@ -48,6 +48,12 @@ def execute(args: argparse.Namespace) -> int:
             console.print("Pauses:", markup=False)
             for hold in holds:
                 console.print(f"  at {fmt.duration(hold.ts)}: {hold_line(hold)}", markup=False, soft_wrap=True)
+        for checked in store.iter_events(run.id, kinds=(ev.ContractsChecked.kind,)):
+            if isinstance(checked, ev.ContractsChecked):
+                from engine.contracts import results_from_event
+
+                for result in results_from_event(checked):
+                    console.print(f"contract {result.line()}", markup=False, soft_wrap=True)
         for name, value in run.outputs.items():
             console.print(f"output {name}:", markup=False)
             console.print(fmt.text(value), markup=False, soft_wrap=True)

@@ -71,6 +71,9 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         return f"{who}{e.level}: {e.message}" if e.level != "info" else f"{who}{e.message}"
     if isinstance(e, ev.RunPaused | ev.RunResumed):
         return hold_line(e, lambda node: f"{board.row(node).title} ({node})")
+    if isinstance(e, ev.ContractsChecked):
+        kept = len(e.results) - e.violated
+        return f"contracts: {kept} of {len(e.results)} hold" + (f", {e.violated} violated" if e.violated else "")
     if isinstance(e, ev.RunFinished):
         return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
     return None

@@ -31,6 +31,7 @@ _COMMANDS = {
     "check-determinism": "app.cli.cmd_determinism",
     "export": "app.cli.cmd_export",
     "import": "app.cli.cmd_import",
+    "check": "app.cli.cmd_check",
     "keys": "app.cli.cmd_keys",
     "self-test": "app.cli.cmd_self_test",
 }
@@ -44,9 +45,10 @@ _EPILOG = """examples:
   triadic export 3f2a -o run.triadic-run   # one file: events, workflow version, recording
   triadic import run.triadic-run           # add it to this store (then replay or fork it)
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
+  triadic check 3f2a 9c1e                  # past runs against their workflow's trace contracts
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
-errors; diff: the runs differ; check-determinism: a node's output varied), 2 bad input or usage, 3 the run's
+errors; diff: the runs differ; check-determinism: a node's output varied; check: a contract was violated), 2 bad input or usage, 3 the run's
 trace could not be fully recorded, 130 interrupted with Ctrl-C."""
 _DB_HELP = "trace database (default: $TRIADIC_DB or the user data dir)"
 
@@ -101,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_bundle_parsers(sub, _DB_HELP)
     add_diff_parser(sub, _DB_HELP)
     add_determinism_parser(sub, _DB_HELP)
+    check = sub.add_parser("check", help="check past runs against trace contracts",
+                           description="Check past runs against the trace contracts of the workflow version "
+                                       "each ran (or of --workflow FILE). Exit 1 when a contract is violated.")
+    check.add_argument("run_ids", nargs="+", metavar="RUN", help="run id or a unique prefix of it")
+    check.add_argument("--workflow", "-w", metavar="FILE", help="check against this file's contracts")
+    check.add_argument("--db", metavar="PATH", help=_DB_HELP)
     keys = sub.add_parser("keys", help="list, store or delete API keys (never shown)",
                           description="API keys of providers and servers, kept in the OS keyring.")
     keys.add_argument("action", nargs="?", choices=("list", "set", "delete"), default="list")

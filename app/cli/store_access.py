@@ -16,6 +16,7 @@ from app.cli.errors import CliError
 
 if TYPE_CHECKING:
     from engine.store import TraceStore
+    from engine.store.records import RunSummary
 
 
 def db_path(option: str | None) -> Path:
@@ -53,3 +54,16 @@ def report_recovered(store: TraceStore) -> None:
         more = f" and {len(recovered) - 5} more" if len(recovered) > 5 else ""
         print(f"triadic: {len(recovered)} run(s) left unfinished by an earlier process were marked "
               f"interrupted: {ids}{more}", file=sys.stderr)
+
+
+def find_run(store: TraceStore, run_id: str) -> RunSummary:
+    """The stored run with this id or unique prefix; `CliError` when there is none or the prefix is shared."""
+    from engine.store.records import AmbiguousRunIdError
+
+    try:
+        run = store.get_run(run_id)
+    except AmbiguousRunIdError as exc:
+        raise CliError(str(exc)) from None
+    if run is None:
+        raise CliError(f"no run {run_id!r} in the store")
+    return run

@@ -81,6 +81,11 @@ def print_summary(board: RunBoard, db_path: Path, *, console: Console | None = N
         out.print(node_table(board))
         if board.verdicts:
             out.print(verdict_table(board.verdicts))
+    if board.contracts is not None:  # said even in brief: a broken contract is the run's outcome too
+        from engine.contracts import results_from_event
+
+        for result in results_from_event(board.contracts):
+            out.print(f"contract {result.line()}", markup=False, soft_wrap=True)
     for name, value in board.outputs.items():
         out.print(f"output {name}:", markup=False)
         out.print(fmt.text(value), markup=False, soft_wrap=True)

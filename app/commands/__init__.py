@@ -20,7 +20,7 @@ from app.commands.node_commands import (
     paste_command,
     remove_command,
 )
-from app.commands.settings_commands import SetRunSettingsCommand, SetUiCommand
+from app.commands.settings_commands import SetContractsCommand, SetRunSettingsCommand, SetUiCommand
 
 __all__ = [
     "AddEdgeCommand",
@@ -29,6 +29,7 @@ __all__ = [
     "MoveNodesCommand",
     "RemoveEdgeCommand",
     "RemoveNodeCommand",
+    "SetContractsCommand",
     "SetParamCommand",
     "SetRunSettingsCommand",
     "SetTitleCommand",

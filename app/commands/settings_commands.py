@@ -1,4 +1,4 @@
-"""Undo commands for workflow-wide data: run settings and keys of the free-form `ui` dict."""
+"""Undo commands for workflow-wide data: run settings, trace contracts and keys of the free-form `ui` dict."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
+from engine.graph.contract_form import Contract
 from engine.graph.model import RunSettings, Workflow
 
 
@@ -22,6 +23,22 @@ class SetRunSettingsCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._workflow.set_settings(copy.deepcopy(self._old))
+
+
+class SetContractsCommand(QUndoCommand):
+    """Replace the workflow's trace contracts (frozen values: no copy needed); undo puts the old ones back."""
+
+    def __init__(self, workflow: Workflow, contracts: tuple[Contract, ...]) -> None:
+        super().__init__("Change trace contracts")
+        self._workflow = workflow
+        self._new = tuple(contracts)
+        self._old = workflow.contracts
+
+    def redo(self) -> None:
+        self._workflow.set_contracts(self._new)
+
+    def undo(self) -> None:
+        self._workflow.set_contracts(self._old)
 
 
 class SetUiCommand(QUndoCommand):

@@ -15,6 +15,7 @@ from app.commands import (
     AddEdgeCommand,
     AddNodeCommand,
     MoveNodesCommand,
+    SetContractsCommand,
     SetParamCommand,
     SetRunSettingsCommand,
     SetTitleCommand,
@@ -28,6 +29,7 @@ from app.commands import (
 )
 from app.controllers.clipboard_actions import ClipboardActions
 from app.document import Document
+from engine.graph.contract_form import Contract
 from engine.graph.layout import layered_layout
 from engine.graph.model import Edge, Node, NodeUi, RunSettings, Workflow
 from engine.graph.roles import role_spec
@@ -157,6 +159,10 @@ class EditorController(QObject):
     def set_settings(self, settings: RunSettings) -> None:
         if settings != self.workflow.settings:
             self.document.push(SetRunSettingsCommand(self.workflow, settings))
+
+    def set_contracts(self, contracts: tuple[Contract, ...]) -> None:
+        if tuple(contracts) != self.workflow.contracts:
+            self.document.push(SetContractsCommand(self.workflow, tuple(contracts)))
 
     # -- problems -------------------------------------------------------------------------------
     def reveal(self, node_id: str | None, edge_id: str | None) -> None:

@@ -6,6 +6,8 @@ one node selected on the canvas filters the panels (`set_node_filter`); a panel'
 selects and centres that node (the panels keep their filter: the person picked it in one of them); a panel's `span_selected` selects the span's node and is handed to the
 call inspector (the panel mounted as "call", through its `show_call` / `select_span`: a model or tool call), whose
 dock is raised, and revealed in the Trace (the panel mounted as "trace") unless it came from there.
+`show_event(seq)` (a broken contract's "go to event") selects that event in the Events dock, its span
+in the Trace and its node on the canvas; a playback scrubber's `show_at(run_id, seq)` belongs here too.
 
 A stored run is shown against the workflow version it ran with: the scene shows that version and
 `canvas_mode_changed(read_only, text)` tells the window to stop editing until the person goes back.
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
 CALL_PANEL = "call"
 TRACE_PANEL = "trace"
+EVENTS_PANEL = "events"
 
 
 class RunViews(QObject):
@@ -142,3 +145,32 @@ class RunViews(QObject):
             finally:
                 self._selecting = False
             self.view.center_on_node(node)
+
+    def show_event(self, seq: int) -> bool:
+        """Select event `seq` of the shown run: in the Events dock (raised), its span in the Trace, its
+        node on the canvas. False when the run holds no such event."""
+        from bisect import bisect_left
+
+        live = self.controller.selected
+        events = live.projection.events if live is not None else []
+        at = bisect_left(events, seq, key=lambda e: e.seq)
+        if live is None or at == len(events) or events[at].seq != seq:
+            return False
+        event = events[at]
+        span = live.projection.span_table.spans.get(event.span_id or "")
+        node_id = getattr(event, "node_id", None) or (span.node_id if span is not None else None)
+        if node_id:
+            self.select_node(node_id)
+        trace = self.panels.get(TRACE_PANEL)
+        reveal = getattr(trace, "select_span", None)
+        if span is not None and event.span_id and callable(reveal):
+            self._routing_span = True
+            try:
+                reveal(event.span_id)
+            finally:
+                self._routing_span = False
+        select = getattr(self.panels.get(EVENTS_PANEL), "select_seq", None)
+        if callable(select):
+            select(seq)
+            self.panel_raise_requested.emit(EVENTS_PANEL)
+        return True

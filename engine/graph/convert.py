@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from engine.graph.contract_form import contracts_to_data, read_contracts
 from engine.graph.jsontext import MAX_DEPTH, MAX_STRING_CHARS, check_limits
 from engine.graph.migrate import FORMAT_VERSION, migrate
 from engine.graph.model import Budget, Edge, Node, NodeUi, RunSettings, Workflow
@@ -107,9 +108,13 @@ def workflow_to_dict(wf: Workflow) -> dict[str, Any]:
                               "which cannot be saved."))
     if problems:
         raise WorkflowFileError(repr(wf.name), problems, action="save")
-    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "id": wf.id, "name": wf.name,
-            "description": wf.description, "settings": settings, "nodes": nodes,
-            "edges": [edge_to_dict(e) for e in wf.edges.values()], "ui": ui}
+    out = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "id": wf.id, "name": wf.name,
+           "description": wf.description, "settings": settings, "nodes": nodes,
+           "edges": [edge_to_dict(e) for e in wf.edges.values()]}
+    if wf.contracts:
+        out["contracts"] = contracts_to_data(wf.contracts)
+    out["ui"] = ui
+    return out
 
 
 def workflow_from_dict(data: Any, *, source: str = "<memory>") -> Workflow:
@@ -135,7 +140,8 @@ def build_workflow(data: dict[str, Any], source: str) -> Workflow:
     wf = Workflow(data.get("name", "Untitled"), id=data.get("id", ""), description=data.get("description", ""))
     wf.settings = _settings(data.get("settings", {}))
     wf.ui = data.get("ui", {})
-    problems: list[Problem] = []
+    contracts, problems = read_contracts(data.get("contracts"))
+    wf.contracts = tuple(contracts)
     for index, raw in enumerate(data.get("nodes", [])):
         node = _node(raw)
         if node.id in wf.nodes:

@@ -147,7 +147,9 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def workflow_hash(wf: Workflow) -> str:
-    """sha256 hex of what the engine uses: settings, nodes (id, role, title, params) and edges.
+    """sha256 hex of what the engine uses: settings, nodes (id, role, title, params) and edges, and the
+    trace contracts a run is checked against (when there are any, so a file without contracts keeps
+    the hash it had before contracts existed).
 
     Canvas data (every ``ui`` part), the workflow's id, name and description and the order of nodes
     and edges do not count: the same graph moved on the canvas has the same hash.
@@ -161,5 +163,7 @@ def document_hash(data: dict[str, Any]) -> str:
     canonical = {"settings": data["settings"],
                  "nodes": sorted(nodes, key=lambda n: str(n["id"])),
                  "edges": sorted(data["edges"], key=lambda e: str(e["id"]))}
+    if data.get("contracts"):
+        canonical["contracts"] = data["contracts"]
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -28,6 +28,8 @@ from engine.graph.secret_scan import find_secrets
 
 _SOURCE = "<clipboard>"
 
+FRAGMENT_VERSION = 1  # the clipboard fragment keeps its own version (the workflow file moved on to 2)
+
 
 def copy_fragment(wf: Workflow, node_ids: Iterable[str]) -> dict[str, Any]:
     """The selected nodes (ids not in `wf` are ignored) and the edges between them.
@@ -40,7 +42,7 @@ def copy_fragment(wf: Workflow, node_ids: Iterable[str]) -> dict[str, Any]:
     except WorkflowFileError as exc:
         raise WorkflowFileError(_SOURCE, exc.problems, action="copy") from exc
     edges = [edge_to_dict(e) for e in wf.edges.values() if e.source in chosen and e.target in chosen]
-    return {"format": FRAGMENT_FORMAT_NAME, "version": FORMAT_VERSION, "nodes": nodes, "edges": edges}
+    return {"format": FRAGMENT_FORMAT_NAME, "version": FRAGMENT_VERSION, "nodes": nodes, "edges": edges}
 
 
 def _fragment_workflow(fragment: Any) -> Workflow:

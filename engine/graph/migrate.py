@@ -3,7 +3,8 @@
 `FORMAT_VERSION` is the version this build writes. `MIGRATIONS[v]` turns a version-`v` document into
 a version-`v+1` one; `migrate` applies the chain. Version 0 is the pre-release format: no ``format``
 key, nodes with ``"type"`` instead of ``"role"`` and ``"pos": [x, y]`` instead of ``ui``, edges as
-``"from": "node.port", "to": "node.port"`` strings (edge ids optional).
+``"from": "node.port", "to": "node.port"`` strings (edge ids optional). Version 2 adds the optional
+top-level ``contracts`` list (`engine.graph.contract_form`); a version-1 document has none.
 
 Invariants: a migration never mutates its input (it works on a deep copy); it converts what it
 recognises and leaves anything else in place for the schema to report; a document newer than
@@ -19,7 +20,7 @@ from typing import Any
 from engine.graph.problems import Problem, WorkflowFileError, error, file_error
 from engine.graph.schema import FORMAT_NAME
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -103,4 +104,10 @@ def _v0_edge(edge: Any, index: int, problems: list[Problem]) -> Any:
     return out
 
 
-MIGRATIONS: dict[int, Migration] = {0: _v0_to_v1}
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    out["version"] = 2
+    return out
+
+
+MIGRATIONS: dict[int, Migration] = {0: _v0_to_v1, 1: _v1_to_v2}

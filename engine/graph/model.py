@@ -1,7 +1,8 @@
 """The observable, editable workflow model.
 
 A `Workflow` holds nodes (each with a role from the catalog, parameters and a `ui` part),
-edges between named ports, run settings (budgets, concurrency, seed) and a free-form `ui` dict
+edges between named ports, run settings (budgets, concurrency, seed), trace contracts (assertions
+checked over each run's events, `engine.graph.contract_form`) and a free-form `ui` dict
 (comments, groups, viewport) that the engine ignores.
 
 Invariants:
@@ -20,12 +21,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.graph.contract_form import Contract
 from engine.graph.roles import role_spec
 from engine.graph.specs import PortSpec
 
 ChangeKind = Literal[
     "node_added", "node_removed", "node_changed", "node_moved",
-    "edge_added", "edge_removed", "settings_changed", "meta_changed", "ui_changed",
+    "edge_added", "edge_removed", "settings_changed", "meta_changed", "ui_changed", "contracts_changed",
 ]
 
 
@@ -120,6 +122,7 @@ class Workflow:
         self.nodes: dict[str, Node] = {}
         self.edges: dict[str, Edge] = {}
         self.ui: dict[str, Any] = {}
+        self.contracts: tuple[Contract, ...] = ()
         self._listeners: list[Listener] = []
 
     # -- observation -------------------------------------------------------------------------
@@ -205,6 +208,10 @@ class Workflow:
     def set_settings(self, settings: RunSettings) -> None:
         self.settings = settings
         self._announce(WorkflowChange("settings_changed"))
+
+    def set_contracts(self, contracts: tuple[Contract, ...]) -> None:
+        self.contracts = tuple(contracts)
+        self._announce(WorkflowChange("contracts_changed"))
 
     def set_meta(self, *, name: str | None = None, description: str | None = None) -> None:
         if name is not None:

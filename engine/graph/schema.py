@@ -46,7 +46,15 @@ def _param_note(name: str) -> dict[str, Any]:
                            + ". Checked by validation, not by this schema."}
 
 
+_CONTRACT_NOTE = (
+    "A trace contract: an assertion over a run's trace, checked after every run. \"kind\" is one of "
+    "reviewed_before_output, no_call_after_budget, max_calls (max_calls), max_cost (max_cost, USD), "
+    "max_tokens (max_tokens), approve_score (min_score), gated_tool_writes (tools, gates), "
+    "max_duration (max_seconds); optional \"name\", and \"nodes\" / \"roles\" to scope it. "
+    "Each field is checked when the file is read (engine.graph.contract_form), with its location.")
+
 _DEFS: dict[str, Any] = {
+    "contract": {"description": _CONTRACT_NOTE},  # its shape is checked (and located) by contract_form
     "id": {"type": "string", "minLength": 1, "maxLength": 200},
     "number": {"type": "number", "minimum": -_BIG, "maximum": _BIG},
     "integer": {"type": "integer", "minimum": -_INT_BOUND, "maximum": _INT_BOUND},
@@ -107,7 +115,7 @@ _DEFS: dict[str, Any] = {
 
 WORKFLOW_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "urn:triadic:schema:workflow:1",
+    "$id": "urn:triadic:schema:workflow:2",
     "title": "Triadic workflow",
     "description": "A planner / executor / critic agent workflow: nodes with roles and parameters, "
                    "edges between named ports, run settings, and canvas-only `ui` data.",
@@ -116,13 +124,14 @@ WORKFLOW_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "format": {"const": FORMAT_NAME},
-        "version": {"const": 1},
+        "version": {"const": 2},
         "id": {"type": "string", "maxLength": 200},
         "name": {"type": "string", "maxLength": 1000},
         "description": {"type": "string"},
         "settings": {"$ref": "#/$defs/settings"},
         "nodes": {"type": "array", "items": {"$ref": "#/$defs/node"}},
         "edges": {"type": "array", "items": {"$ref": "#/$defs/edge"}},
+        "contracts": {"type": "array", "items": {"$ref": "#/$defs/contract"}},
         "ui": {"type": "object"},
     },
     "$defs": _DEFS,

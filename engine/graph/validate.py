@@ -5,7 +5,8 @@ warnings do not. `can_connect` tells the editor whether an edge may be drawn and
 
 Invariants: read-only (never changes the model); linear in nodes + edges (5,000 nodes / 10,000
 edges validate in well under 0.5 s); problems come in a stable order: settings, nodes in file
-order, edges in file order, then whole-graph problems (names, loops, cross-model review, outputs, isolated nodes).
+order, edges in file order, then whole-graph problems (names, loops, cross-model review, contracts, outputs,
+isolated nodes).
 
 Incremental: `validate(wf, memo)` with a `ValidationMemo` kept from one validation to the next
 re-checks only the nodes and edges that changed since (a node's parameters; an edge against its two
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from engine.graph.connect import can_connect
+from engine.graph.contract_checks import contract_problems
 from engine.graph.cycles import unbounded_cycles
 from engine.graph.family_checks import family_problems
 from engine.graph.memory_checks import memory_problems
@@ -70,6 +72,7 @@ def validate(wf: Workflow, memo: ValidationMemo | None = None) -> list[Problem]:
     problems.extend(family_problems(wf))
     problems.extend(memory_problems(wf))
     problems.extend(verifier_problems(wf))
+    problems.extend(contract_problems(wf))
     if not any(n.role == "output" for n in wf.nodes.values()):
         problems.append(warning("no_output", "The workflow has no Output node, so a run produces no result."))
     if len(wf.nodes) > 1:

@@ -27,6 +27,7 @@ class ProjectionChanges:
     memory: bool = False
     human: bool = False
     problems: bool = False
+    contracts: bool = False  # the run's trace contracts were checked
     reset: bool = False  # the projection was rebuilt: views start over
 
     def __bool__(self) -> bool:

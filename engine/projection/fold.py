@@ -279,6 +279,11 @@ def _diverged(p: RunProjection, e: ev.ReplayDiverged) -> None:
     p.changes.problems = True
 
 
+def _contracts(p: RunProjection, e: ev.ContractsChecked) -> None:
+    p.contracts = e
+    p.changes.contracts = True
+
+
 HANDLERS: dict[type[ev.Event], Any] = {
     ev.RunStarted: _started,
     ev.RunPlanned: _planned,
@@ -305,4 +310,5 @@ HANDLERS: dict[type[ev.Event], Any] = {
     ev.ErrorRaised: _error,
     ev.LogMessage: _log,
     ev.ReplayDiverged: _diverged,
+    ev.ContractsChecked: _contracts,
 }

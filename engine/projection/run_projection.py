@@ -3,7 +3,8 @@
 Events go in, in seq order (`apply`, `apply_many`); out come node rows (state, attempt, round,
 executions, calls, tokens, cost, error), spans (`SpanTable`), model / tool calls with their streamed
 text, usage over time and per model, verdicts, memory (writes, reads, current contents), plans,
-human questions and answers, the budget and the run's hold, problems, and the raw events. The CLI's
+human questions and answers, the budget and the run's hold, problems, the trace contracts' results,
+and the raw events. The CLI's
 live table, the store's span reads, every dock of the window and playback all read this.
 
 Invariants: it changes only in `apply*`, in stream order, and knows nothing of how it is shown;
@@ -63,6 +64,7 @@ class RunProjection:
         self.errors: list[ev.ErrorRaised] = []
         self.logs: list[ev.LogMessage] = []
         self.problems: list[str] = []  # fatal errors and budget stops, as text
+        self.contracts: ev.ContractsChecked | None = None  # the run's trace contracts, once checked
         self.tool_arguments: dict[str, dict[str, Any]] = {}  # open tool span id → arguments
         self.last_tool_arguments: dict[str, Any] = {}  # of the tool call that ended last
         self.events: list[ev.Event] = []

@@ -1,7 +1,8 @@
 """A run of a compiled plan: start, watch (events), control (cancel/pause/step/breakpoints/human), wait.
 
 Invariants: a `Run` executes its `RunPlan` exactly once; the first event is `RunStarted`, the last
-`RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason;
+`RunFinished` with a final status (succeeded | failed | cancelled | budget_exceeded) and its reason,
+right after the `ContractsChecked` of the workflow's trace contracts when it has any;
 when a store is given, the workflow version is saved and every event is appended to its writer (a
 sink like any other subscriber), which is closed — everything committed — before `wait()` returns;
 what could not be recorded is listed in `RunResult.recording_errors`. `cancel()` is safe at any time
@@ -47,6 +48,7 @@ from engine.runtime.plan import CompileError, RunPlan
 from engine.runtime.plan_nodes import plan_nodes
 from engine.runtime.ports import EventRecorder, RunStore
 from engine.runtime.preflight import missing_keys
+from engine.runtime.run_contracts import check_contracts
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.startup import begin_durably, close_writer
@@ -212,6 +214,7 @@ class Run:
         usage = state.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
                            usage.cost_usd, hub.elapsed(), list(state.verdicts))
+        await check_contracts(hub, plan.document, span)
         hub.emit(RunFinished, span_id=span, status=status, reason=reason, outputs=result.outputs,
                  tokens_in=result.tokens_in, tokens_out=result.tokens_out, cost_usd=result.cost_usd,
                  duration_s=result.duration_s)

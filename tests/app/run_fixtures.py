@@ -76,6 +76,15 @@ async def until(check: Callable[[], Any], timeout: float = 30.0) -> None:
     await asyncio.wait_for(poll(), timeout)
 
 
+async def run_to_end(window: MainWindow) -> str:
+    """Start a run of the window's workflow (no inputs, no overrides), wait for its end and the last flush."""
+    run_id = await window.runs.start_run({}, {})
+    assert run_id is not None
+    await window.runs.runs[run_id].task
+    await settle()
+    return run_id
+
+
 async def settle(seconds: float = 0.08) -> None:
     """Let the coalescing flush (30 ms) run."""
     await asyncio.sleep(seconds)

@@ -98,6 +98,9 @@ def _summary(e: ev.Event) -> str:  # one case per event kind
         return f"{e.error_type}: {e.message}" + (" (recoverable)" if e.recoverable else "")
     if isinstance(e, ev.LogMessage):
         return f"[{e.level}] {e.message}"
+    if isinstance(e, ev.ContractsChecked):
+        return f"{len(e.results) - e.violated} of {len(e.results)} contracts hold" + (
+            f" · {e.violated} violated" if e.violated else "")
     if isinstance(e, ev.RunPaused):
         return e.reason + (f" at {e.node_id}" if e.node_id else "")
     if isinstance(e, ev.RunResumed):

@@ -10,6 +10,7 @@ Invariants: rows only grow between `set_filter` / `reset` calls; `data()` format
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections.abc import Callable
 from typing import Any
@@ -81,6 +82,19 @@ class EventsModel(QAbstractTableModel):
             self._count += added
             self.endInsertRows()
         return added
+
+    def row_of_seq(self, seq: int) -> int | None:
+        """The row showing the event `seq` among those taken in, or None (filtered out, not scanned yet)."""
+        p = self.projection
+        if p is None:
+            return None
+        at = bisect.bisect_left(p.events, seq, key=lambda e: e.seq)
+        if at == len(p.events) or p.events[at].seq != seq or at >= self._scanned:
+            return None
+        if self.matcher is None:
+            return at
+        row = bisect.bisect_left(self._rows, at)
+        return row if row < len(self._rows) and self._rows[row] == at else None
 
     def event_at(self, row: int) -> ev.Event | None:
         if self.projection is None or not 0 <= row < self._count:

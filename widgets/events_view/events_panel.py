@@ -144,6 +144,31 @@ class EventsPanel(RunPanel):
             action.blockSignals(False)
         self._refilter()
 
+    def select_seq(self, seq: int) -> bool:
+        """Select and show the event `seq` (another dock's "go to event"); filters that hide it are cleared."""
+        self._finish_scan()
+        row = self.model.row_of_seq(seq)
+        if row is None and self.model.matcher is not None:
+            self.search.blockSignals(True)
+            self.search.clear()
+            self.search.blockSignals(False)
+            self.node_filter = None
+            self._select_node_box(None)
+            self.set_kinds(None)
+            self._finish_scan()
+            row = self.model.row_of_seq(seq)
+        if row is None:
+            return False
+        index = self.model.index(row, 0)
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        return True
+
+    def _finish_scan(self) -> None:
+        self._scan_timer.stop()
+        self.model.scan(None)
+        self._update_count()
+
     def scanning(self) -> bool:
         return self.model.pending() > 0
 

@@ -63,7 +63,8 @@ def test_save_load_round_trip_is_exact(tmp_path: Path, make) -> None:
     assert_model_equal(wf, loaded)
     save_workflow(loaded, path)
     assert path.read_bytes() == first
-    assert first.endswith(b"\n") and first.decode().startswith('{\n  "format": "triadic.workflow",\n  "version": 1,')
+    assert first.endswith(b"\n") and first.decode().startswith(
+        f'{{\n  "format": "triadic.workflow",\n  "version": {FORMAT_VERSION},')
 
 
 def test_example_file_round_trips_through_the_model() -> None:

@@ -43,7 +43,7 @@ def test_v0_document_migrates_to_v1() -> None:
     assert (edges[0].target, edges[0].target_port) == ("plan.1", "goal")
     assert (edges[1].source, edges[1].source_port) == ("plan.1", "plan")
     assert validate(wf) == []
-    assert '"version": 1' in dumps_workflow(wf)
+    assert f'"version": {FORMAT_VERSION}' in dumps_workflow(wf)
 
 
 def test_v0_with_explicit_version_zero_migrates() -> None:
@@ -61,5 +61,5 @@ def test_bad_v0_edge_endpoint_is_reported_with_its_location() -> None:
 
 
 def test_current_documents_are_returned_unchanged() -> None:
-    data = {"format": "triadic.workflow", "version": 1, "nodes": []}
+    data = {"format": "triadic.workflow", "version": FORMAT_VERSION, "nodes": []}
     assert migrate(data, "x") is data

@@ -1,0 +1,52 @@
+"""Checking a stored run's trace against contracts: those of the workflow version it ran, or given ones.
+
+`recorded_contracts(store, run)` reads the contracts of the workflow version the run recorded (an
+older version is migrated as a file would be); `check_stored_run(store, run, contracts)` evaluates
+contracts over the run's stored events. `triadic check` and the window's Runs dock use these.
+
+Invariants: read-only (the store is never written); a run whose workflow version is missing or
+unreadable raises `ContractSourceError` saying which, never a bare KeyError or a schema traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from engine.contracts.evaluate import ContractResult, evaluate
+from engine.events import Event
+from engine.graph.contract_form import Contract
+
+
+class ContractSourceError(Exception):
+    """The contracts a run is to be checked against cannot be read."""
+
+
+class _Run(Protocol):
+    id: str
+    workflow_hash: str
+
+
+class _Store(Protocol):
+    def workflow_version(self, workflow_hash: str) -> dict[str, Any] | None: ...
+
+    def iter_events(self, run_id: str) -> Any: ...
+
+
+def recorded_contracts(store: _Store, run: _Run) -> tuple[Contract, ...]:
+    from engine.graph.format import workflow_from_dict
+    from engine.graph.problems import WorkflowFileError
+
+    doc = store.workflow_version(run.workflow_hash)
+    if doc is None:
+        raise ContractSourceError(f"the workflow version {run.workflow_hash[:12]} of run {run.id[:12]} is not in "
+                                  "the store (check it against a file with --workflow)")
+    try:
+        return workflow_from_dict(doc, source=f"workflow version {run.workflow_hash[:12]}").contracts
+    except WorkflowFileError as exc:
+        raise ContractSourceError(str(exc)) from None
+
+
+def check_stored_run(store: _Store, run: _Run, contracts: Sequence[Contract]) -> list[ContractResult]:
+    events: list[Event] = list(store.iter_events(run.id))
+    return evaluate(contracts, events)

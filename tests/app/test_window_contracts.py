@@ -1,0 +1,63 @@
+"""Trace contracts in the window: edited in the inspector (no node selected) as one undoable command,
+checked after a run started from the window, shown in the Contracts dock, and "go to event" selecting
+the violating event in the Events dock, its span in the Trace and its node on the canvas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import qasync
+from pytestqt.qtbot import QtBot
+from run_fixtures import drive, run_to_end, run_window
+
+from engine import events as ev
+from widgets.contracts import ContractsPanel
+from widgets.events_view import EventsPanel
+from widgets.trace import TracePanel
+
+
+def test_contracts_are_edited_in_the_inspector_with_undo(qtbot: QtBot, gui_loop: qasync.QEventLoop,
+                                                         tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    window.view.select_nodes([])
+    editor = window.inspector.contracts_editor
+    assert editor is not None and editor.isVisibleTo(window.inspector)
+    before = window.document.workflow.contracts
+    editor.text.setPlainText('[{"kind": "max_calls", "max_calls": "many"}]')
+    assert not editor.apply() and "contracts[0].max_calls: expected a whole number" in editor.message.text()
+    assert window.document.workflow.contracts == before and not window.document.is_modified()
+    editor.text.setPlainText('[{"kind": "max_calls", "max_calls": 2}]')
+    assert editor.apply()
+    assert [c.limit for c in window.document.workflow.contracts] == [2.0] and window.document.is_modified()
+    window.document.undo()
+    assert window.document.workflow.contracts == before
+    assert '"max_seconds": 120' in editor.text.toPlainText()  # the editor follows the undo
+
+
+def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    window.view.select_nodes([])
+    editor = window.inspector.contracts_editor
+    assert editor is not None
+    editor.text.setPlainText('[{"kind": "max_calls", "max_calls": 3}, {"kind": "reviewed_before_output"}]')
+    assert editor.apply()
+    run_id = drive(gui_loop, run_to_end(window))
+    panel = window.docks["contracts"].widget()
+    events_panel = window.docks["events"].widget()
+    trace = window.docks["trace"].widget()
+    assert isinstance(panel, ContractsPanel) and isinstance(events_panel, EventsPanel)
+    assert isinstance(trace, TracePanel)
+    assert panel.summary.text() == "1 of 2 contracts broken, 1 hold."
+    seq = panel.selected_seq()
+    projection = window.runs.runs[run_id].projection
+    violating = next(e for e in projection.events if e.seq == seq)
+    assert isinstance(violating, ev.LLMCallStarted) and violating.node_id == "executor"
+    events_panel.search.setText("nothing matches this")  # a filter that hides the event is cleared
+    events_panel.set_kinds({"verdict"})
+    panel.goto_button.click()
+    shown = events_panel.model.event_at(events_panel.view.currentIndex().row())
+    assert shown is violating
+    span = trace.model.span_at(trace._to_source(trace.view.currentIndex()))
+    assert span is not None and span.span_id == violating.span_id
+    assert window.view.selected_node_ids() == ["executor"]
