@@ -2,7 +2,8 @@
 same zero-latency model, one async node per executor or critic.
 
 A node with one upstream node gets a plain edge; a node fed by several waits for all of them (LangGraph's
-join edge, `add_edge([a, b], c)`), as the engine's node waits for its inputs. A critic parses the
+join edge, `add_edge([a, b], c)`), as the engine's node waits for its inputs (an edge from the input
+beside others is left out: LangGraph cannot join on its start, and the others come after it anyway). A critic parses the
 model's verdict and routes on it: approve → the node its approved port feeds, otherwise back to its
 executor (its feedback edge). Executors write the state's `value` (concurrent writes keep the last).
 """
@@ -48,6 +49,8 @@ def shape_graph(shape: Shape, model: ShapeModel) -> Any:
             sources[target].append(START if source == "in" else source)
     for target, froms in sources.items():
         unique = list(dict.fromkeys(froms))
+        if len(unique) > 1 and START in unique:  # a join also fed by the input: its other inputs come later
+            unique.remove(START)
         graph.add_edge(unique[0] if len(unique) == 1 else unique, target)
     for critic, route in routes.items():
         graph.add_conditional_edges(critic, _router(route), list(route.values()))
