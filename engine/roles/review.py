@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from engine.events import LogMessage, NodeOutput
+from engine.events import LogMessage
 from engine.runtime.context import NodeContext
 from engine.runtime.recovery import count_replan, may_replan, nearest_planner
 from engine.runtime.state import NodeFailed
@@ -127,8 +127,5 @@ def _planner_fed(nodes: Any, loop_start: str | None) -> str | None:
 
 
 def _artifact_seq(ctx: NodeContext, author: str) -> int | None:
-    key = ctx.graph.key(author)
-    for event in reversed(ctx.state.hub.history):
-        if isinstance(event, NodeOutput) and event.node_id == key:
-            return event.seq
-    return None
+    """The seq of the author's latest output event (the artifact judged), from the run's index of them."""
+    return ctx.state.hub.output_seqs.get(ctx.graph.key(author))

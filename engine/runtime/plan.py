@@ -97,10 +97,13 @@ class RunPlan:
     subplans: Mapping[str, RunPlan] = field(default_factory=lambda: MappingProxyType({}))
     # each node's count of forward inputs (what a run copies to count them down), derived once
     waits: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    # each node's place in `order` (what bounds a search for the nodes between two), derived once
+    positions: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         waits = {nid: node.setup.waits_for for nid, node in self.nodes.items()}
         object.__setattr__(self, "waits", MappingProxyType(waits))
+        object.__setattr__(self, "positions", MappingProxyType({nid: k for k, nid in enumerate(self.order)}))
 
 
 _MAX_DEPTH = 8
