@@ -6,8 +6,8 @@ now: ~4x faster than zlib level 1 here, and smaller; the first segments used zli
   rows hold their values (so decoding goes by name: a kind that gains a field in a later version
   still reads older segments, the missing field taking its default);
 - `rows` holds one array per event, in append order. `FORMAT_EVENT_TUPLES` (written now): each row is
-  the event tuple itself, `[kind, run_id, seq, ts, span_id, parent_id, *values]`, packed as it is (no
-  conversion per event). `FORMAT_ZLIB_MSGPACK` (read only, the first segments): `[kind, seq, ts,
+  the event's row (`engine.event_record.record_row`), `[kind, run_id, seq, ts, span_id, parent_id,
+  *values]`, handed to the packer as the event itself (its `default` hook takes the row). `FORMAT_ZLIB_MSGPACK` (read only, the first segments): `[kind, seq, ts,
   span_id, parent_id, *values]`, the run id coming from the segment's run.
   In both, a row whose kind starts with `~` is `[~kind, seq, ts, span_id, parent_id, json]`: its
   payload as one JSON text (see below).
@@ -33,7 +33,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import zstandard
 
-from engine.event_record import record_from_row
+from engine.event_record import record_from_row, record_row
 from engine.events import EVENT_TYPES, Event, event_from_record
 
 FORMAT_ZLIB_MSGPACK = b"\x01"  # zlib, rows without the run id (read only)
@@ -43,6 +43,7 @@ _ENVELOPE_FIELDS = frozenset({*ENVELOPE, "run_id"})
 PAYLOAD_FIELDS: dict[str, list[str]] = {
     kind: [f.name for f in fields(cls) if f.name not in _ENVELOPE_FIELDS] for kind, cls in EVENT_TYPES.items()
 }
+_EVENT_CLASSES = frozenset(EVENT_TYPES.values())
 _TS = operator.attrgetter("ts")
 _PACK_ERRORS = (TypeError, ValueError, OverflowError, RecursionError)
 COMPRESS_LEVEL = 1  # ~15x smaller than the packed rows, at ~1 GB/s here
@@ -58,7 +59,16 @@ def segment_bounds(events: Sequence[Event]) -> tuple[int, int, int, float]:
 def _packer(*, surrogates: bool = False) -> Any:
     """A new Packer (one is not thread-safe). Strings with lone surrogates need `surrogates`, which
     packs every string through an encoder call (~1.5x slower), so it is only the fallback."""
-    return msgpack.Packer(unicode_errors="surrogatepass") if surrogates else msgpack.Packer()
+    if surrogates:
+        return msgpack.Packer(default=_event_row, unicode_errors="surrogatepass")
+    return msgpack.Packer(default=_event_row)
+
+
+def _event_row(value: Any) -> tuple[Any, ...]:
+    """What MessagePack packs for an event (its row); anything else it cannot pack stays refused."""
+    if type(value) in _EVENT_CLASSES:
+        return record_row(value)
+    raise TypeError(f"can not serialize {type(value).__name__!r} object")
 
 
 def compress(body: bytes) -> bytes:
@@ -78,7 +88,7 @@ def encode_segment(events: Sequence[Event]) -> tuple[bytes | None, list[tuple[Ev
     try:
         if any(EVENT_TYPES[cls.kind] is not cls for cls in classes):
             raise KeyError("an event class that is not the registered one of its kind")
-        body = _packer().pack([header, events])  # an event is its row
+        body = _packer().pack([header, events])  # each event packed as its row (`_event_row`)
         failed: list[tuple[Event, str]] = []
     except (*_PACK_ERRORS, KeyError):
         body, failed = _encode_one_by_one(_packer(surrogates=True), header, events)
