@@ -37,7 +37,7 @@ from engine.event_record import record_from_row, record_row
 from engine.events import EVENT_TYPES, Event, event_from_record
 
 FORMAT_ZLIB_MSGPACK = b"\x01"  # zlib, rows without the run id (read only)
-FORMAT_EVENT_TUPLES = b"\x02"  # zstd, rows are the event tuples
+FORMAT_EVENT_TUPLES = b"\x02"  # zstd, rows are the events' rows (record_row)
 ENVELOPE = ("kind", "seq", "ts", "span_id", "parent_id")
 _ENVELOPE_FIELDS = frozenset({*ENVELOPE, "run_id"})
 PAYLOAD_FIELDS: dict[str, list[str]] = {
@@ -160,7 +160,7 @@ _READERS: dict[tuple[str, tuple[str, ...], bool], Callable[[str, list[Any]], Eve
 
 def _reader(kind: str, names: tuple[str, ...], with_run_id: bool) -> Callable[[str, list[Any]], Event]:
     """The function that rebuilds an event of `kind` from a row whose values are `names` (after the
-    envelope, with or without the run id): the row taken as the event tuple when the names are this
+    envelope, with or without the run id): the row made back into the event (record_from_row) when the names are this
     version's fields, else through `event_from_record` (unknown names ignored, missing ones take their
     defaults)."""
     key = (kind, names, with_run_id)
