@@ -106,7 +106,8 @@ class JudgeWiring:
         first node after the judge that the region feeds. Positions are floats; when the gap gets too
         fine the order is worked out again instead."""
         position = self.position
-        assert position is not None
+        if position is None:  # given up for this judge already: worked out again when next needed
+            return
         low = position[judge]
         moving = sorted((n for n in region if position[n] < low), key=position.__getitem__)
         if not moving:

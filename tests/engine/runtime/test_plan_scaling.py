@@ -77,3 +77,30 @@ def test_compiling_four_times_the_graph_costs_far_less_than_sixteen_times(shape:
 
     small, large = cpu(100), cpu(400)
     assert large <= 8 * max(small, 0.002), (shape, small, large)
+
+
+def _feeds(plan: object, start: str, judge: str) -> bool:
+    nodes = plan.nodes  # type: ignore[attr-defined]
+    seen, stack = {start}, [start]
+    while stack:
+        for e in nodes[stack.pop()].outputs:
+            if e.kind == "forward" and e.target not in seen:
+                if e.target == judge:
+                    return True
+                seen.add(e.target)
+                stack.append(e.target)
+    return False
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_every_looping_judge_owns_its_authors_other_consumers_and_the_plan_stays_acyclic(seed: int) -> None:
+    plan = compile_workflow(generate_workflow(40 + 8 * seed, seed=seed))
+    assert sorted(plan.order) == sorted(plan.nodes)  # the forward edges still order every node
+    for judge in plan.nodes.values():
+        loops = any(e.kind == "back" and e.target_port == "feedback" for e in judge.outputs)
+        subject = next((e for e in judge.inputs if e.target_port == "subject"), None)
+        if judge.role not in ("critic", "verifier") or not loops or subject is None:
+            continue
+        for e in plan.nodes[subject.source].outputs:
+            if e.kind == "forward" and e.source_port == subject.source_port and e.target != judge.id:
+                assert _feeds(plan, e.target, judge.id), (seed, judge.id, e)  # left alone only to avoid a cycle
