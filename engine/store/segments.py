@@ -33,7 +33,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import zstandard
 
-from engine.event_record import record_from_row, record_row
+from engine.event_record import record_row
 from engine.events import EVENT_TYPES, Event, event_from_record
 
 FORMAT_ZLIB_MSGPACK = b"\x01"  # zlib, rows without the run id (read only)
@@ -160,12 +160,13 @@ def _reader(kind: str, names: tuple[str, ...], with_run_id: bool) -> Callable[[s
         return found
     start = len(ENVELOPE) + with_run_id
     if kind in EVENT_TYPES and list(names) == PAYLOAD_FIELDS[kind]:
-        cls, width = EVENT_TYPES[kind], start + len(names)
+        width = start + len(names)
+        from_row: Callable[[Sequence[Any]], Event] = EVENT_TYPES[kind]._from_row  # type: ignore[attr-defined]
 
-        def found(run_id: str, row: list[Any]) -> Event:
+        def found(run_id: str, row: list[Any]) -> Event:  # record_from_row, without a call per event
             if len(row) != width:
                 raise IndexError(f"a {kind} row of {len(row)} values, not {width}")
-            return record_from_row(cls, row if with_run_id else (kind, run_id, *row[1:]))
+            return from_row(row if with_run_id else (kind, run_id, *row[1:]))
     else:
         def found(run_id: str, row: list[Any]) -> Event:
             record = dict(zip(names, row[start:], strict=True))
