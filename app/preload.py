@@ -57,10 +57,7 @@ def _import_run_modules() -> None:
     for name in ("engine.runtime.run", "engine.runtime.scheduler", "engine.runtime.llmcall", "engine.roles",
                  "engine.llm.offline_first", "engine.llm.sim.direct", "engine.store.writer",
                  "engine.graph.validate", "engine.runtime.plan", "jsonschema"):
-        try:
-            importlib.import_module(name)
-        except ImportError:  # a module renamed since: the run imports what it needs itself
-            continue
+        importlib.import_module(name)  # the project's own modules: a rename must fail here, loudly
     from engine.llm.prices import bundled_price
     from engine.roles.reply_schemas import PLAN_SCHEMA, VERDICT_SCHEMA, schema_problems
 

@@ -7,10 +7,10 @@ Invariants:
 - events are immutable and carry `run_id`, a per-run monotonically increasing
   `seq`, `ts` (seconds since the run started, from a monotonic clock), the `span_id` they belong to
   and that span's `parent_id` (run → node execution → LLM / tool call);
-- an event is a tuple: its kind, then its fields in declaration order (`engine.event_record`), which
-  is also how the trace store packs it;
+- an event is a frozen record, not a sequence (`engine.event_record`); its row — its kind, then its
+  fields in declaration order (`record_row`) — is how the trace store packs it;
 - `to_record` / `event_from_record` round-trip every event through plain JSON-able dicts (export
-  and replay use them; the trace store packs the event tuples themselves);
+  and replay use them; the trace store packs the rows);
 - events never carry secrets: requests are recorded without API keys or auth headers.
 """
 

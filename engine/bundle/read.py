@@ -25,7 +25,7 @@ from engine.bundle.format import BundleError
 from engine.bundle.members import read_members
 from engine.bundle.secrets_check import refuse_secrets
 from engine.bundle.write import recording_index
-from engine.event_record import record_from_row
+from engine.event_record import record_from_row, record_row
 from engine.replay.recording import Recording
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def _check_recording(text: str, events: list[ev.Event]) -> None:
 def _renamed(events: list[ev.Event], run_id: str) -> list[ev.Event]:
     out = []
     for event in events:
-        row = list(event)
+        row = list(record_row(event))
         row[1] = run_id
         out.append(record_from_row(type(event), row))
     return out

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 import msgpack
 
 from engine import events as ev
+from engine.event_record import record_row
 
 LINEAGE_FIELDS = ("replay_of", "fork_of", "fork_at_seq")
 _RUN_ID = 1  # the position of `run_id` in an event's tuple (after its kind)
@@ -33,7 +34,7 @@ def comparable_bytes(event: ev.Event) -> bytes:
     """The event packed, its run id and (for `RunStarted`) its lineage set aside."""
     if type(event) is ev.RunStarted:
         event = dataclasses.replace(event, replay_of=None, fork_of=None, fork_at_seq=None)
-    row = list(event)
+    row = list(record_row(event))
     row[_RUN_ID] = ""
     try:
         packed: bytes = msgpack.packb(row, use_bin_type=True)

@@ -12,7 +12,9 @@ the run has one) may approve or edit the best artifact; otherwise the node fails
 (its calls' own retries spent) is taken as a reject of that revision: replan if a planner may, else
 a person may approve the best artifact so far, else the node fails saying what failed. A judge that
 cannot judge at all (no valid verdict after its repair call, a broken check) puts the artifact to a
-person the same way (a verdict by "human"), else fails with its error.
+person the same way (a verdict by "human"), else fails with its error. The engine bounds the loop
+itself (`loop_bound`, from max_rounds and the most replans a planner may have): should its counts
+ever fail to end it, the node fails saying so instead of running forever.
 Judge nodes without a feedback loop only judge: they emit the verdict, and the approved artifact
 only on approval. With a loop, the author's other consumers are wired (at compile time, see
 `engine.runtime.plan`) to the judge's approved port, so they get the loop's final artifact.
@@ -23,10 +25,23 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from engine.events import LogMessage, NodeOutput
+from engine.events import LogMessage
+from engine.graph.roles import role_spec
 from engine.runtime.context import NodeContext
 from engine.runtime.recovery import count_replan, may_replan, nearest_planner
 from engine.runtime.state import NodeFailed
+
+
+def _most_replans() -> int:
+    """The most `max_replans` a planner may have (validation holds a workflow to its ParamSpec's maximum)."""
+    spec = role_spec("planner")
+    found = next((p.maximum for p in spec.params if p.name == "max_replans"), None) if spec is not None else None
+    if found is None:
+        raise RuntimeError("the planner's role spec names no maximum for max_replans")
+    return int(found)
+
+
+MAX_REPLANS = _most_replans()
 
 Judge = Callable[[NodeContext, Any], Awaitable[dict[str, Any]]]
 
@@ -42,7 +57,12 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
     best: tuple[float, Any] | None = None
     revisions = 0
     failure: str | None = None  # the loop body's last re-run failed: handled as a reject of the revision
+    bound, turns = loop_bound(max_rounds), 0
     while True:
+        turns += 1
+        if turns > bound:  # the counts above failed to end the loop: stop it here, saying where
+            raise NodeFailed(f"{ctx.node.label}: its judge loop went round {turns - 1} times, past the engine's bound "
+                             f"of {bound} for max_rounds {max_rounds}: a loop that cannot end, stopped")
         if failure is None:
             try:
                 verdict = await judge(ctx, artifact)
@@ -74,7 +94,7 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
             start = planner.id
         elif loop_start is None:
             return {"verdict": verdict}
-        elif revisions >= max_rounds:
+        elif rounds_spent(revisions, max_rounds):
             return await _unapproved(ctx, verdict, best[1], approved_port, f"not approved after {revisions} revision(s)")
         else:
             revisions += 1
@@ -91,6 +111,16 @@ async def judge_loop(ctx: NodeContext, judge: Judge, approved_port: str, *, judg
         if author_port not in outputs:
             raise NodeFailed(f"the author {author} produced no {author_port!r} when re-run")
         artifact = outputs[author_port]
+
+
+def rounds_spent(revisions: int, max_rounds: int) -> bool:
+    return revisions >= max_rounds
+
+
+def loop_bound(max_rounds: int) -> int:
+    """The most turns a judge loop can take when its counts work: each revision or replan is one turn
+    (a failed re-run adds one more), plus the first judgement and the last."""
+    return 2 * (max_rounds + MAX_REPLANS + 1) + 2
 
 
 async def _unapproved(ctx: NodeContext, verdict: dict[str, Any], best: Any, approved_port: str,
@@ -127,8 +157,5 @@ def _planner_fed(nodes: Any, loop_start: str | None) -> str | None:
 
 
 def _artifact_seq(ctx: NodeContext, author: str) -> int | None:
-    key = ctx.graph.key(author)
-    for event in reversed(ctx.state.hub.history):
-        if isinstance(event, NodeOutput) and event.node_id == key:
-            return event.seq
-    return None
+    """The seq of the author's latest output event (the artifact judged), from the run's index of them."""
+    return ctx.state.hub.output_seqs.get(ctx.graph.key(author))

@@ -9,7 +9,8 @@ the same in a run and in its replay. A replay's clock is its recording's (`resta
 `subscribe()` (or `subscribe_batches()`, a list of the events new since its last batch) is an
 independent cursor over it, so a late subscriber sees the whole stream from the
 first event and a slow one never blocks the run (its backlog is the shared history, nothing is
-dropped). Sinks get every event in order, handed over in batches at most `SINK_INTERVAL_S` late:
+dropped). `output_seqs` indexes the latest `NodeOutput` of each node, so nobody scans the history
+for it. Sinks get every event in order, handed over in batches at most `SINK_INTERVAL_S` late:
 waking a writer thread per event costs a GIL hand-off per event, which on a busy machine dominates
 the run. A batch sink (the trace writer's `append_many`) takes each batch in one call; a plain sink
 is called once per event. A sink may not raise into the run.
@@ -53,6 +54,7 @@ class EventHub:
         self.run_id = run_id
         self.history: list[Event] = []
         self.node_states: dict[str, str] = {}
+        self.output_seqs: dict[str, int] = {}  # by node: the seq of its latest NodeOutput (what a judge judged)
         self._sink_buffer: list[Event] = []
         self._sink_timer: asyncio.TimerHandle | None = None
         self.sink_errors: list[str] = []
@@ -99,6 +101,8 @@ class EventHub:
         event = cls.__new__(cls, **fields)
         if cls is NodeStateChanged:
             self.node_states[event.node_id] = event.state  # type: ignore[attr-defined]
+        elif cls is NodeOutput:
+            self.output_seqs[event.node_id] = event.seq  # type: ignore[attr-defined]
         return self._keep(event)
 
     # The kinds every node execution emits, each with its own method: keyword parameters bound straight
@@ -114,7 +118,8 @@ class EventHub:
 
     def node_output(self, node_id: str, port: str, value: Any, *, span_id: str | None, parent_id: str | None,
                     round: int = 0) -> NodeOutput:
-        return self._keep(_new_node_output(NodeOutput, run_id=self.run_id, seq=next(self._seq),
+        seq = self.output_seqs[node_id] = next(self._seq)
+        return self._keep(_new_node_output(NodeOutput, run_id=self.run_id, seq=seq,
                                            ts=_monotonic() - self._t0, span_id=span_id, parent_id=parent_id,
                                            node_id=node_id, port=port, value=value, round=round))
 

@@ -29,6 +29,7 @@ from engine.graph.model import Workflow
 from engine.graph.problems import Problem, error
 from engine.graph.validate import validate
 from engine.runtime.nodesetup import NodeSetup, node_setup, role_facts
+from engine.runtime.plan_judges import JudgeWiring
 
 __all__ = ["BudgetLimits", "CompileError", "PlanEdge", "PlanNode", "RunPlan", "compile_workflow", "family_problems"]
 
@@ -96,10 +97,13 @@ class RunPlan:
     subplans: Mapping[str, RunPlan] = field(default_factory=lambda: MappingProxyType({}))
     # each node's count of forward inputs (what a run copies to count them down), derived once
     waits: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    # each node's place in `order` (what bounds a search for the nodes between two), derived once
+    positions: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         waits = {nid: node.setup.waits_for for nid, node in self.nodes.items()}
         object.__setattr__(self, "waits", MappingProxyType(waits))
+        object.__setattr__(self, "positions", MappingProxyType({nid: k for k, nid in enumerate(self.order)}))
 
 
 _MAX_DEPTH = 8
@@ -144,37 +148,9 @@ def _freeze_graph(wf: Workflow, own_params: Mapping[str, dict[str, Any]]) -> tup
     return nodes, _topological(nodes)
 
 
-_APPROVED_PORT = {"critic": "approved", "verifier": "passed"}
-
-
 def _through_judges(wf: Workflow, edges: list[PlanEdge]) -> list[PlanEdge]:
     """Re-source the author's other consumers at each looping judge's approved port (see module doc)."""
-    for judge in wf.nodes.values():
-        approved = _APPROVED_PORT.get(judge.role)
-        if approved is None or not any(e.source == judge.id and e.target_port == "feedback" and e.kind == "back"
-                                       for e in edges):
-            continue
-        subject = next((e for e in edges if e.target == judge.id and e.target_port == "subject"), None)
-        if subject is None:
-            continue
-        feeds_judge = _upstream(edges, judge.id)
-        edges = [PlanEdge(e.id, judge.id, approved, e.target, e.target_port)
-                 if (e.kind == "forward" and e.source == subject.source and e.source_port == subject.source_port
-                     and e.target != judge.id and e.target not in feeds_judge) else e
-                 for e in edges]
-    return edges
-
-
-def _upstream(edges: list[PlanEdge], node_id: str) -> set[str]:
-    """Nodes with a forward path to `node_id` (itself included)."""
-    seen, stack = {node_id}, [node_id]
-    while stack:
-        target = stack.pop()
-        for e in edges:
-            if e.kind == "forward" and e.target == target and e.source not in seen:
-                seen.add(e.source)
-                stack.append(e.source)
-    return seen
+    return JudgeWiring({nid: n.role for nid, n in wf.nodes.items()}, edges).rewire()
 
 
 def _back_edges(wf: Workflow) -> set[str]:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import LogMessage, NodeState
 from engine.runtime.context import NodeContext
+from engine.runtime.loop_body import loop_body
 from engine.runtime.plan import PlanEdge, PlanNode, RunPlan
 from engine.runtime.recovery import recover
 from engine.runtime.state import NodeFailed, RunState
@@ -51,6 +52,7 @@ class GraphExecutor:
         self.last_outputs: dict[str, dict[str, Any]] = {}  # by node: its latest execution's outputs
         self.results: dict[str, Any] = {}
         self.failures: list[str] = []
+        self._regions: dict[tuple[str, str], tuple[str, ...]] = {}  # loop bodies, in order, worked out once
 
     def key(self, node_id: str) -> str:
         return self.prefix + node_id
@@ -267,9 +269,11 @@ class GraphExecutor:
     async def rerun_region(self, start: str, end: str, *, feedback: Mapping[str, Any] | None = None,
                            start_inputs: Mapping[str, Any] | None = None, round: int = 0) -> dict[str, Any]:
         """Re-execute the loop body: the nodes on forward paths from `start` to `end`, in order."""
-        region = _reachable(self.plan, start, forward=True) & _reachable(self.plan, end, forward=False)
+        region = self._regions.get((start, end))
+        if region is None:
+            region = self._regions[(start, end)] = loop_body(self.plan, start, end)
         fresh: dict[str, dict[str, Any]] = {}
-        for nid in (n for n in self.plan.order if n in region):
+        for nid in region:
             node = self.plan.nodes[nid]
             inputs = dict(self.last_inputs.get(nid, {}))
             for edge in node.inputs:
@@ -309,15 +313,3 @@ def _handler(role: str) -> RoleHandler:
 
 
 _HANDLERS: dict[str, RoleHandler] = {}
-
-
-def _reachable(plan: RunPlan, origin: str, *, forward: bool) -> set[str]:
-    seen, stack = {origin}, [origin]
-    while stack:
-        node = plan.nodes[stack.pop()]
-        for edge in node.outputs if forward else node.inputs:
-            nxt = edge.target if forward else edge.source
-            if edge.kind == "forward" and nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return seen

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -104,6 +105,11 @@ def test_runs_filters_by_workflow(session: Session, capsys: pytest.CaptureFixtur
     assert "no runs of workflow 'other'" in capsys.readouterr().out
 
 
+def _stored_runs(db: Path) -> int:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return int(conn.execute("SELECT count(*) FROM runs WHERE status = 'running'").fetchone()[0])
+
+
 def test_killed_run_is_reported_interrupted_on_next_start(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     doc = example_doc()
@@ -117,7 +123,8 @@ def test_killed_run_is_reported_interrupted_on_next_start(tmp_path: Path,
     assert proc.stdout is not None
     while (line := proc.stdout.readline()) and "Plan (planner) running" not in line:
         pass
-    time.sleep(1.0)  # let the writer flush the run's first events (it flushes every 50 ms)
+    # what is printed comes from the event stream, which shows nothing before the run's start is committed
+    assert _stored_runs(db) == 1
     proc.kill()
     proc.wait(timeout=30)
     assert main(["runs", "--db", str(db)]) == 0

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from engine.event_record import record_from_row, record_row
 from engine.events import (
     EVENT_TYPES,
     LLMCallFinished,
@@ -86,7 +87,7 @@ def test_an_event_is_its_row_and_behaves_like_a_frozen_dataclass() -> None:
     event = VerdictIssued(run_id="r", seq=3, ts=0.3, node_id="c", subject_node_id="n", decision="revise",
                           reasons=["short"])
     names = [f.name for f in fields(event)]
-    assert tuple(event) == ("verdict", *(getattr(event, name) for name in names))
+    assert record_row(event) == ("verdict", *(getattr(event, name) for name in names))
     assert names[:5] == ["run_id", "seq", "ts", "span_id", "parent_id"]  # the base class's fields first
     assert repr(event).startswith("VerdictIssued(run_id='r', seq=3, ts=0.3, span_id=None, parent_id=None, node_id='c'")
     assert asdict(event)["reasons"] == ["short"] and asdict(event)["reasons"] is not event.reasons
@@ -100,4 +101,38 @@ def test_an_event_is_its_row_and_behaves_like_a_frozen_dataclass() -> None:
     with pytest.raises(TypeError):
         assert event < event  # type: ignore[operator]  # events do not order
     other_kind = NodeStateChanged(run_id="r", seq=3, ts=0.3, node_id="c", state="done")
-    assert other_kind != event and len(other_kind) == len(fields(other_kind)) + 1
+    assert other_kind != event and len(record_row(other_kind)) == len(fields(other_kind)) + 1
+
+
+def _state() -> NodeStateChanged:
+    return NodeStateChanged(run_id="r", seq=1, ts=0.1, node_id="n", state="running")
+
+
+def test_json_refuses_an_event_as_it_refuses_a_dataclass() -> None:
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        json.dumps(_state())  # a tuple event was written as a positional array
+    assert json.loads(json.dumps(_state().to_record()))["state"] == "running"  # the record is the JSON form
+
+
+def test_an_event_holds_no_values_for_in() -> None:
+    with pytest.raises(TypeError):
+        assert "running" in _state()  # type: ignore[operator]  # was True: a tuple holds its values
+
+
+def test_an_event_is_not_a_sequence() -> None:
+    event = _state()
+    assert not isinstance(event, tuple)
+    for trap in (len, list, iter, lambda e: e[0], lambda e: e + (),  # noqa: RUF005
+                 lambda e: e * 2, lambda e: e.count("n")):
+        with pytest.raises((TypeError, AttributeError)):
+            trap(event)
+    with pytest.raises(TypeError):
+        _kind, _run, *_rest = event  # type: ignore[misc]
+
+
+def test_an_event_never_equals_its_row_and_comes_back_from_it() -> None:
+    event = _state()
+    row = record_row(event)
+    assert row[:3] == ("node_state", "r", 1) and event != row and row != event
+    again = record_from_row(NodeStateChanged, row)
+    assert again == event and hash(again) == hash(event) and again is not event

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import events as ev
-from engine.event_record import TupleRecord
+from engine.event_record import TupleRecord, record_row
 from engine.fast_init import install_fast_init
 from engine.llm.types import LLMRequest, LLMResponse
 
@@ -66,9 +66,10 @@ class _Echo(_Reply):  # same fields, another class
 
 def test_requests_and_responses_are_records_of_their_own_class() -> None:
     reply = LLMResponse("ok", "m", "p")
-    assert tuple(reply) == ("ok", "m", "p", 0, 0, 0.0, 0.0, None, [], True)
-    assert reply != tuple(reply) and tuple(reply) != reply
-    assert _Reply("ok", "m", "p") != _Echo("ok", "m", "p") and tuple(_Reply("ok", "m", "p")) == tuple(_Echo("ok", "m", "p"))
+    assert record_row(reply) == ("ok", "m", "p", 0, 0, 0.0, 0.0, None, [], True)
+    assert reply != record_row(reply) and record_row(reply) != reply
+    assert _Reply("ok", "m", "p") != _Echo("ok", "m", "p")
+    assert record_row(_Reply("ok", "m", "p")) == record_row(_Echo("ok", "m", "p"))
     assert _Reply("ok", "m", "p") == _Reply(content="ok", model="m", provider="p")
     assert hash(_Reply("ok", "m", "p")) == hash(_Reply("ok", "m", "p"))
     request = LLMRequest("m", [{"role": "user", "content": "hi"}], metadata={"seed": 1})

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from engine import events as ev
 from engine.memory import StoreMemoryBackend
-
-store_module = pytest.importorskip("engine.store")
+from engine.store import TraceStore
 
 
 def test_write_then_event_lands_in_the_real_store(tmp_path: Path) -> None:
-    with store_module.TraceStore(tmp_path / "trace.sqlite") as store:
+    with TraceStore(tmp_path / "trace.sqlite") as store:
         backend = StoreMemoryBackend(store)
         backend.write("notes", "run", "run-1", "fact", {"n": 1}, node_id="mem")
         assert backend.read("notes", "run", "run-1", "fact") == {"n": 1}
@@ -31,7 +28,7 @@ def test_write_then_event_lands_in_the_real_store(tmp_path: Path) -> None:
 
 
 def test_a_runs_memory_writes_are_listed_in_order_refused_ones_too(tmp_path: Path) -> None:
-    with store_module.TraceStore(tmp_path / "trace.sqlite") as store:
+    with TraceStore(tmp_path / "trace.sqlite") as store:
         with store.writer() as writer:
             for run in ("run-1", "run-2"):
                 writer.append(ev.RunStarted(run_id=run, seq=0, ts=0.0, workflow_id="wf", workflow_name="w",

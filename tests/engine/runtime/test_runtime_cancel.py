@@ -120,7 +120,7 @@ async def test_a_run_cancelled_mid_way_reads_back_from_the_store_as_cancelled(tm
         summary = store.get_run(result.run_id)
         assert summary is not None and (summary.status, summary.reason) == ("cancelled", "cancelled by the user")
         stored = list(store.iter_events(result.run_id))
-        assert [tuple(e) for e in stored] == [tuple(e) for e in run.hub.history]
+        assert stored == run.hub.history
         spans = store.spans(result.run_id)
         assert spans and all(s.end_ts is not None for s in spans)
         assert {s.node_id: s.status for s in spans if s.kind == "node"} == {"in": "done", "a": "cancelled",

@@ -10,10 +10,12 @@ from engine.events import (
     HumanDecisionRequested,
     LLMCallFinished,
     LLMCallStarted,
+    RunPaused,
 )
 from engine.llm.types import LLMRequest
 from engine.runtime import Run, compile_workflow, execute
 from tests.engine.runtime.fakes import FakeGateway, build, chain
+from tests.engine.runtime.waiting import first_event, node_reached
 
 
 @pytest.mark.asyncio
@@ -54,7 +56,7 @@ async def test_deadline_cancels_in_flight_calls_and_closes_their_spans() -> None
 async def test_cancel_ends_with_cancelled_status() -> None:
     run = Run(compile_workflow(chain(3)), gateway=FakeGateway(latency_s=10))  # type: ignore[arg-type]
     run.start()
-    await asyncio.sleep(0.05)
+    await first_event(run, lambda e: isinstance(e, LLMCallStarted) and e.node_id == "x0")
     run.cancel()
     result = await asyncio.wait_for(run.wait(), 5)
     assert result.status == "cancelled" and run.state("x0") == "cancelled"
@@ -66,10 +68,10 @@ async def test_pause_step_resume_and_breakpoints() -> None:
     run = Run(compile_workflow(chain(4)), gateway=gateway)  # type: ignore[arg-type]
     run.set_breakpoint("x1")
     run.start()
-    await asyncio.sleep(0.1)
+    await first_event(run, lambda e: isinstance(e, RunPaused) and e.node_id == "x1")
     assert run.control.paused and len(gateway.requests) == 1 and run.state("x1") == "queued"
     run.step()
-    await asyncio.sleep(0.1)
+    await node_reached(run, "x1", "done")
     assert len(gateway.requests) == 2 and run.state("x2") == "queued"
     run.resume()
     result = await asyncio.wait_for(run.wait(), 5)
@@ -82,9 +84,8 @@ async def test_human_gate_waits_for_a_decision() -> None:
                ["in.value->gate.subject", "gate.approved->out.value"])
     run = Run(compile_workflow(wf), gateway=FakeGateway(), inputs={"goal": "ship it"})
     run.start()
-    await asyncio.sleep(0.05)
-    assert run.state("gate") == "waiting"
-    request = next(e for e in run.hub.history if isinstance(e, HumanDecisionRequested))
+    request = await first_event(run, lambda e: isinstance(e, HumanDecisionRequested))
+    assert run.state("gate") == "waiting" and isinstance(request, HumanDecisionRequested)
     assert request.artifact == "ship it"
     with pytest.raises(ValueError):
         run.submit_human_decision("out", "approve")
@@ -131,7 +132,7 @@ async def test_every_node_starts_queued_without_an_event_per_node() -> None:
     gateway = FakeGateway(latency_s=10)
     run = Run(compile_workflow(chain(3)), gateway=gateway)  # type: ignore[arg-type]
     run.start()
-    await asyncio.sleep(0.05)
+    await first_event(run, lambda e: isinstance(e, LLMCallStarted) and e.node_id == "x0")
     assert [run.state(n) for n in ("x0", "x1", "x2", "out")] == ["running", "queued", "queued", "queued"]
     assert not any(getattr(e, "state", None) == "queued" for e in run.hub.history)
     run.cancel()

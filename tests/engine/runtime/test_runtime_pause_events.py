@@ -5,7 +5,6 @@ deadline does not count the time the run holds."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
@@ -25,14 +24,7 @@ from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
 from engine.store.segments import FORMAT_EVENT_TUPLES, decode_segment
 from tests.engine.runtime.fakes import FakeGateway, chain
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    for _ in range(400):
-        if condition():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("condition not reached")
+from tests.engine.runtime.waiting import first_event, node_reached
 
 
 def holds(history: list[Event]) -> list[tuple[str, str, str | None]]:
@@ -50,11 +42,11 @@ def at(history: list[Event], kind: type[Event], node: str | None = None, state: 
 async def test_pause_and_resume_are_announced_once_each_and_hold_the_next_node() -> None:
     run = Run(compile_workflow(chain(3)), gateway=FakeGateway(latency_s=0.05))  # type: ignore[arg-type]
     run.start()
-    await until(lambda: run.state("x0") == "running")
+    await node_reached(run, "x0", "running")
     run.resume()  # the run goes on already: nothing changes, nothing is said
     run.pause()
     run.pause()  # pausing a paused run is no change
-    await asyncio.sleep(0.15)
+    await node_reached(run, "x0", "done")
     assert run.control.paused and run.state("x0") == "done" and run.state("x1") == "queued"
     run.resume()
     run.resume()
@@ -76,13 +68,11 @@ async def test_a_breakpoint_hit_then_a_step_then_resume() -> None:
     run = Run(compile_workflow(chain(4)), gateway=gateway)  # type: ignore[arg-type]
     run.set_breakpoint("x1")
     run.start()
-    await until(lambda: run.control.paused)
-    await asyncio.sleep(0.05)
+    await first_event(run, lambda e: isinstance(e, RunPaused))
     assert run.state("x0") == "done" and run.state("x1") == "queued" and len(gateway.requests) == 1
     run.pause()  # already held at the breakpoint: no second pause event
     run.step()
-    await until(lambda: run.state("x1") == "done")
-    await asyncio.sleep(0.05)
+    await node_reached(run, "x1", "done")
     assert run.control.paused and run.state("x2") == "queued"  # the run holds again after the step
     run.resume()
     result = await asyncio.wait_for(run.wait(), 5)
@@ -100,10 +90,9 @@ async def test_a_breakpoint_hit_then_a_step_then_resume() -> None:
 async def test_a_step_on_a_free_run_lets_one_node_through_then_holds() -> None:
     run = Run(compile_workflow(chain(3)), gateway=FakeGateway(latency_s=0.05))  # type: ignore[arg-type]
     run.start()
-    await until(lambda: run.state("x0") == "running")
+    await node_reached(run, "x0", "running")
     run.step()
-    await until(lambda: run.state("x1") == "done")
-    await asyncio.sleep(0.05)
+    await node_reached(run, "x1", "done")
     assert run.control.paused and run.state("x2") == "queued"
     assert holds(run.hub.history) == [("run_resumed", "step", "x1")]  # from here the run holds
     run.resume()
@@ -116,7 +105,8 @@ async def test_the_deadline_does_not_count_the_time_the_run_is_paused() -> None:
     run = Run(compile_workflow(chain(2, deadline_s=0.25)), gateway=FakeGateway(latency_s=0.05))  # type: ignore[arg-type]
     run.pause()
     run.start()
-    await asyncio.sleep(0.4)
+    await first_event(run, lambda e: isinstance(e, RunPaused))
+    await asyncio.sleep(0.4)  # the time held is what this test is about: it passes while the run holds
     assert holds(run.hub.history) == [("run_paused", "user", None)] and isinstance(run.hub.history[0], RunStarted)
     assert [e.kind for e in run.hub.history[1:3]] == ["run_planned", "run_paused"]
     run.resume()
@@ -129,7 +119,8 @@ async def test_the_deadline_does_not_count_the_time_the_run_is_paused() -> None:
     slow = Run(compile_workflow(chain(3, deadline_s=0.15)), gateway=FakeGateway(latency_s=0.1))  # type: ignore[arg-type]
     slow.pause()
     slow.start()
-    await asyncio.sleep(0.2)
+    await first_event(slow, lambda e: isinstance(e, RunPaused))
+    await asyncio.sleep(0.2)  # held on purpose: this time must not count
     slow.resume()
     result = await asyncio.wait_for(slow.wait(), 5)
     hit = next(e for e in slow.hub.history if isinstance(e, BudgetExceeded))
@@ -143,9 +134,9 @@ async def test_pause_events_round_trip_through_the_store(tmp_path: Path) -> None
         run = Run(compile_workflow(chain(2)), gateway=FakeGateway(), store=store)  # type: ignore[arg-type]
         run.set_breakpoint("x1")
         run.start()
-        await until(lambda: run.control.paused)
+        await first_event(run, lambda e: isinstance(e, RunPaused))
         run.step()
-        await until(lambda: run.state("x1") == "done")
+        await node_reached(run, "x1", "done")
         run.resume()
         result = await asyncio.wait_for(run.wait(), 5)
         assert not result.recording_errors

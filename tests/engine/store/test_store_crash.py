@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from store_samples import triad_run, write_all
 
+from engine.graph.format import load_workflow
+from engine.llm.sim.direct import SimGateway
+from engine.runtime import execute
 from engine.store import INTERRUPTED_REASON, TraceStore
 
 HERE = Path(__file__).parent
@@ -88,18 +91,15 @@ def test_no_api_key_value_reaches_the_database_file(tmp_path: Path, monkeypatch:
 
 
 def test_a_real_run_stores_its_trace_without_key_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    runtime = pytest.importorskip("engine.runtime")
-    sim = pytest.importorskip("engine.llm.sim.direct")
-    graph_format = pytest.importorskip("engine.graph.format")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-OPENAI-91aa0c3e5b7d26")
     monkeypatch.setenv("TRIADIC_TEST_API_KEY", "tk-test-5e3d1c0b9a8f77")
-    workflow = graph_format.load_workflow(REPO / "resources" / "examples" / "triad.triadic.json")
+    workflow = load_workflow(REPO / "resources" / "examples" / "triad.triadic.json")
     for node in workflow.nodes.values():
         if "model" in node.params:
             node.params["sim"] = {"latency_ms": 0, "tokens_per_s": 0}
     path = tmp_path / "real.db"
     with TraceStore(path) as store:
-        result = asyncio.run(runtime.execute(workflow, gateway=sim.SimGateway(), store=store))
+        result = asyncio.run(execute(workflow, gateway=SimGateway(), store=store))
         run = store.get_run(result.run_id)
         assert run is not None and run.status == result.status and run.tokens_in == result.tokens_in
         events = list(store.iter_events(result.run_id))

@@ -10,6 +10,7 @@ import pytest
 import zstandard
 
 from engine import events as ev
+from engine.event_record import record_row
 from engine.store.segments import (
     FORMAT_EVENT_TUPLES,
     FORMAT_ZLIB_MSGPACK,
@@ -25,12 +26,12 @@ def _segment(tag: bytes, header: dict[str, list[str]], rows: list[list[object]])
     return tag + (zlib.compress(body) if tag == FORMAT_ZLIB_MSGPACK else zstandard.ZstdCompressor().compress(body))
 
 
-def test_a_segment_holds_the_event_tuples_and_reads_back_equal() -> None:
+def test_a_segment_holds_the_event_rows_and_reads_back_equal() -> None:
     events = triad_run()
     data, failed = encode_segment(events)
     assert failed == [] and data is not None and data[:1] == FORMAT_EVENT_TUPLES
     header, rows = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(data[1:]))
-    assert rows[0] == list(events[0]) and rows[0][:3] == ["run_started", "run-0001", 1]
+    assert rows[0] == list(record_row(events[0])) and rows[0][:3] == ["run_started", "run-0001", 1]
     assert set(header) == {e.kind for e in events}
     assert decode_segment(data, "run-0001") == events
 
@@ -39,7 +40,7 @@ def test_segments_of_the_first_format_still_read() -> None:
     """The first segments held rows without the run id: [kind, seq, ts, span_id, parent_id, *values]."""
     events = triad_run()
     header = {e.kind: PAYLOAD_FIELDS[e.kind] for e in events}
-    rows = [[e.kind, *tuple(e)[2:]] for e in events]
+    rows = [[e.kind, *record_row(e)[2:]] for e in events]
     assert decode_segment(_segment(FORMAT_ZLIB_MSGPACK, header, rows), "run-0001") == events
 
 

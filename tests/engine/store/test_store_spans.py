@@ -10,6 +10,9 @@ import pytest
 from store_samples import Stream, renumber, triad_run, write_all
 
 from engine import events as ev
+from engine.graph.format import load_workflow
+from engine.llm.sim.direct import SimGateway
+from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
 
 
@@ -88,16 +91,13 @@ def test_append_many_stores_every_event_in_order(store: TraceStore) -> None:
 
 
 def test_a_real_run_stores_every_event_and_only_started_node_spans(tmp_path: Path) -> None:
-    runtime = pytest.importorskip("engine.runtime")
-    sim = pytest.importorskip("engine.llm.sim.direct")
-    graph_format = pytest.importorskip("engine.graph.format")
-    workflow = graph_format.load_workflow(Path(__file__).parents[3] / "resources" / "examples" / "triad.triadic.json")
+    workflow = load_workflow(Path(__file__).parents[3] / "resources" / "examples" / "triad.triadic.json")
     for node in workflow.nodes.values():
         if "model" in node.params:
             node.params["sim"] = {"latency_ms": 0, "tokens_per_s": 0}
 
     async def go() -> tuple[object, list[ev.Event]]:
-        run = runtime.Run(runtime.compile_workflow(workflow), gateway=sim.SimGateway(), store=store)
+        run = Run(compile_workflow(workflow), gateway=SimGateway(), store=store)
         result = await run.wait()
         return result, list(run.hub.history)
 
