@@ -9,7 +9,7 @@ would have (the idea of pyqtgraph's `GarbageCollector`, which lives in a package
 import at start-up). Reference counting still frees everything that is not in a cycle at once.
 
 Invariants: while installed, `gc.isenabled()` is False; `stop()` (also on the application's
-`aboutToQuit`) turns the automatic collector back on.
+`aboutToQuit`) turns the automatic collector back on if it was on before.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class GuiThreadCollector(QObject):
         super().__init__(parent)
         self.thresholds = gc.get_threshold()
         self.collections = 0
+        self._was_enabled = gc.isenabled()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.check)
@@ -43,4 +44,5 @@ class GuiThreadCollector(QObject):
 
     def stop(self) -> None:
         self._timer.stop()
-        gc.enable()
+        if self._was_enabled:
+            gc.enable()

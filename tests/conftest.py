@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 
@@ -12,12 +13,32 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("TRIADIC_CACHE_DIR", tempfile.mkdtemp(prefix="triadic-test-cache-"))
 
 
+def pytest_configure(config: object) -> None:
+    """Cycles are collected on the main thread only, as in the window (app/gui_collector.py): the
+    automatic collector is off for the session and every test's teardown collects what is due (all of
+    it after a Qt test). Left on, it runs in whichever thread allocates past its threshold — an executor
+    worker — and a Qt object in a cycle destroyed there can crash a later test's event processing."""
+    gc.disable()
+
+
+def _collect_due() -> None:
+    """What the automatic collector would have collected by now: the oldest generation past its threshold."""
+    due = -1
+    for generation, (count, threshold) in enumerate(zip(gc.get_count(), gc.get_threshold(), strict=True)):
+        if threshold <= 0 or count <= threshold:
+            break
+        due = generation
+    if due >= 0:
+        gc.collect(due)
+
+
 def pytest_runtest_teardown(item: object) -> None:
     """A test that switched the application's theme (palette and style sheet) leaves the default one:
     a style sheet left behind changes how palettes reach widgets in every later test."""
     import sys
 
     if "PySide6.QtWidgets" not in sys.modules:
+        _collect_due()
         return
     from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QApplication
@@ -29,6 +50,6 @@ def pytest_runtest_teardown(item: object) -> None:
     # Widgets a Qt test dropped die here, on the GUI thread: left to a later collection they could be
     # destroyed by whichever thread triggers it (an executor worker), which Qt does not survive.
     if "qtbot" in getattr(item, "fixturenames", ()):
-        import gc
-
         gc.collect()
+    else:
+        _collect_due()

@@ -52,8 +52,14 @@ def test_garbage_left_by_a_worker_is_freed_on_the_gui_thread(qtbot: QtBot, colle
     kept.clear()
 
 
-def test_stop_turns_the_automatic_collector_back_on(qtbot: QtBot) -> None:
-    found = GuiThreadCollector(interval_ms=20)
-    assert not gc.isenabled()
-    found.stop()
-    assert gc.isenabled()
+def test_stop_turns_the_automatic_collector_back_on_if_it_was(qtbot: QtBot) -> None:
+    was = gc.isenabled()  # the test session runs with it off (tests/conftest.py), as the window does
+    try:
+        for before in (True, False):
+            (gc.enable if before else gc.disable)()
+            found = GuiThreadCollector(interval_ms=20)
+            assert not gc.isenabled()
+            found.stop()
+            assert gc.isenabled() is before
+    finally:
+        (gc.enable if was else gc.disable)()
