@@ -7,6 +7,10 @@ selects and centres that node (the panels keep their filter: the person picked i
 call inspector (the panel mounted as "call", through its `show_call` / `select_span`: a model or tool call), whose
 dock is raised, and revealed in the Trace (the panel mounted as "trace") unless it came from there.
 
+Playback shows the run at an earlier event (`show_projection`, then `apply` of that projection's
+changes) with `lazy=True`: a panel that is not visible then (its dock tabbed away or closed) is not
+told and is given the shown projection when it is shown again — a drag pays only for what is seen.
+
 A stored run is shown against the workflow version it ran with: the scene shows that version and
 `canvas_mode_changed(read_only, text)` tells the window to stop editing until the person goes back.
 
@@ -18,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 
-from engine.projection import ProjectionChanges
+from engine.projection import ProjectionChanges, RunProjection
 from widgets.run_panel import RunPanel
 
 if TYPE_CHECKING:
@@ -45,11 +49,14 @@ class RunViews(QObject):
         self.read_only = False
         self._selecting = False  # a panel selects a node: the panels keep their filter
         self._routing_span = False  # a span picked in a panel is being revealed in the Trace
+        self.shown: RunProjection | None = None  # what the views show (a playback projection, or the run's own)
+        self._stale: set[str] = set()  # panels hidden while playback moved: given `shown` when shown again
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
 
     def mount(self, name: str, panel: RunPanel) -> None:
         """Feed `panel` the selected run from now on (the run docks registry mounts each panel here)."""
         self.panels[name] = panel
+        panel.installEventFilter(self)
         panel.node_selected.connect(self._on_panel_node_selected)
         panel.span_selected.connect(self._on_panel_span_selected)
         live = self.controller.selected
@@ -58,7 +65,9 @@ class RunViews(QObject):
 
     def unmount(self, name: str) -> None:
         panel = self.panels.pop(name, None)
+        self._stale.discard(name)
         if panel is not None:
+            panel.removeEventFilter(self)
             panel.node_selected.disconnect(self._on_panel_node_selected)
             panel.span_selected.disconnect(self._on_panel_span_selected)
 
@@ -67,14 +76,41 @@ class RunViews(QObject):
         projection = live.projection if live else None
         self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
         self.scene.run.show(projection)
+        self.shown = projection
+        self._stale.clear()
         for name, panel in self.panels.items():
             panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
             panel.set_projection(projection)
 
-    def apply(self, changes: ProjectionChanges) -> None:
+    def show_projection(self, projection: RunProjection, *, lazy: bool = False) -> None:
+        """Show `projection` (playback: the run at an earlier event) on the canvas and in the panels."""
+        self.scene.run.animated = False
+        self.scene.run.show(projection)
+        self.shown = projection
+        for name, panel in self.panels.items():
+            if lazy and not panel.isVisible():
+                self._stale.add(name)
+                continue
+            self._stale.discard(name)
+            panel.set_projection(projection)
+
+    def apply(self, changes: ProjectionChanges, *, lazy: bool = False) -> None:
         self.scene.run.apply(changes)
-        for panel in self.panels.values():
+        for name, panel in self.panels.items():
+            if name in self._stale:
+                continue
+            if lazy and not panel.isVisible():
+                self._stale.add(name)
+                continue
             panel.apply_changes(changes)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and self._stale:
+            for name, panel in self.panels.items():
+                if panel is watched and name in self._stale:
+                    self._stale.discard(name)
+                    panel.set_projection(self.shown)
+        return False
 
     # -- the canvas ------------------------------------------------------------------------------
     def _show_canvas(self, live: LiveRun | None) -> None:

@@ -11,6 +11,7 @@ Invariants: rows only grow between `set_filter` / `reset` calls; `data()` format
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
@@ -87,6 +88,17 @@ class EventsModel(QAbstractTableModel):
             return None
         return self.projection.events[self._rows[row] if self.matcher is not None else row]
 
+    def row_of_seq(self, seq: int) -> int | None:
+        """The row showing the event `seq` among the rows taken in (None: not shown — filtered out or not read yet)."""
+        if self.projection is None:
+            return None
+        events = self.projection.events
+        if self.matcher is None:
+            row = bisect_left(events, seq, 0, self._count, key=_seq_of)
+        else:
+            row = bisect_left(self._rows, seq, 0, self._count, key=lambda i: events[i].seq)
+        return row if row < self._count and self.event_at(row).seq == seq else None  # type: ignore[union-attr]
+
     # -- QAbstractTableModel ------------------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else self._count
@@ -119,3 +131,7 @@ class EventsModel(QAbstractTableModel):
         if column == 4:
             return (e.span_id or "") if role == Qt.ItemDataRole.ToolTipRole else short_span(e.span_id)
         return event_summary(e)
+
+
+def _seq_of(event: ev.Event) -> int:
+    return event.seq

@@ -157,6 +157,17 @@ class EventsPanel(RunPanel):
         if lines:
             QGuiApplication.clipboard().setText("\n".join(lines) + "\n")
 
+    def select_seq(self, seq: int) -> None:
+        """Select and show the row of the event `seq` (the events up to it read in first); playback's steps ask."""
+        self._scan_timer.stop()
+        self._scan(None)
+        self._update_count()
+        row = self.model.row_of_seq(seq)
+        if row is not None:
+            index = self.model.index(row, 0)
+            self.view.setCurrentIndex(index)
+            self.view.scrollTo(index)
+
     # -- filtering ------------------------------------------------------------------------------------
     def _matcher(self) -> Matcher | None:
         kinds = {kind for kind, action in self.kind_actions.items() if action.isChecked()}

@@ -1,0 +1,74 @@
+"""Puts the playback bar under the canvas and connects it to the `PlaybackController` both ways.
+
+The bar shows while a run is selected (a live run or a past one opened) and is hidden otherwise; its
+intents go to the controller (seek by time, steps, play / pause, speed, start, end / back to live);
+the controller's position and state come back to it. When a step or `RunController.show_at` lands on
+an event, the Events dock selects its row and the Trace dock its span.
+
+Invariant: one function, no state of its own beyond the bar; the canvas view stays the window's
+central content, with the bar beneath it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from widgets.playback import PlaybackBar
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+
+
+def install_playback(window: MainWindow) -> PlaybackBar:
+    playback = window.runs.playback
+    bar = PlaybackBar()
+    view = window.takeCentralWidget()
+    centre = QWidget(window)
+    centre.setObjectName("canvas_and_playback")
+    layout = QVBoxLayout(centre)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(0)
+    layout.addWidget(view, 1)
+    layout.addWidget(bar)
+    window.setCentralWidget(centre)
+    bar.setVisible(False)
+    shown_run: list[tuple[int, float, int]] = [(0, -1.0, -1)]  # the marks, duration and mark count last drawn
+
+    def on_position_changed() -> None:
+        end_ts = playback.end_ts
+        marks = playback.marks
+        size = (id(marks), end_ts, sum(len(times) for times in marks.times.values()))
+        if size != shown_run[0]:
+            shown_run[0] = size
+            bar.track.set_run(end_ts, marks.times)
+        bar.show_position(playback.seq, playback.end_seq, playback.current_ts() if not playback.following
+                          else end_ts, end_ts)
+
+    def on_state_changed() -> None:
+        live = playback.live
+        bar.setVisible(live is not None)
+        bar.show_state(playing=playback.playing, live_run=live is not None and live.live,
+                       following=playback.following)
+
+    def on_event_shown(event: Any) -> None:
+        panels = window.runs.views.panels
+        events = panels.get("events")
+        if events is not None and hasattr(events, "select_seq"):
+            events.select_seq(event.seq)
+        trace = panels.get("trace")
+        if trace is not None and event.span_id and event.span_id in (playback.shown.span_table.spans
+                                                                     if playback.shown else {}):
+            trace.select_span(event.span_id)  # type: ignore[attr-defined]
+
+    bar.seek_requested.connect(playback.seek_time)
+    bar.step_requested.connect(playback.step)
+    bar.play_requested.connect(playback.toggle_play)
+    bar.speed_changed.connect(playback.set_speed)
+    bar.start_requested.connect(lambda: playback.seek(0, select=True))
+    bar.end_requested.connect(playback.go_live)
+    playback.position_changed.connect(on_position_changed)
+    playback.state_changed.connect(on_state_changed)
+    playback.event_shown.connect(on_event_shown)
+    return bar
