@@ -10,8 +10,9 @@ target and arms a zero timer):
 - forward by at most `FORWARD_MAX` events: the cursor folds on from its seq on the GUI thread and the
   views take its `take_changes()` (panels update incrementally);
 - backward, or further forward: a worker makes the run at the target from the nearest checkpoint
-  (`engine.projection.checkpoints`, built off the GUI thread on the first move back); one job at a
-  time, the newest target wins; the views are then given the new cursor.
+  (`engine.projection.checkpoints`, built off the GUI thread on the first move back), and each shown
+  dock's `RunPanel.prepare` builds from it there too; one job at a time, the newest target wins; the
+  views are then given the new cursor.
 Hidden docks are not updated while the position moves; they catch up when shown (`RunViews`).
 
 Play advances a virtual clock by the recorded timestamps × the speed (0: as fast as the window shows:
@@ -29,6 +30,7 @@ import asyncio
 import gc
 import time
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -210,8 +212,10 @@ class PlaybackController(QObject):
         assert live is not None
         events = live.projection.events if live.read_only else list(live.projection.events)
         checkpoints = self.checkpoints
+        preparers = {name: type(panel).prepare for name, panel in self.controller.views.panels.items()
+                     if panel.isVisible()}  # what each shown dock builds from a whole projection, off this thread
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(None, _run_at, checkpoints, events, target)
+        job = loop.run_in_executor(None, _run_at, checkpoints, events, target, preparers)
         self._job = job
         job.add_done_callback(lambda done: self._on_restored(live, done))
 
@@ -225,11 +229,11 @@ class PlaybackController(QObject):
         if self.following:
             return
         t0 = time.perf_counter()
-        projection, first_build = job.result()
+        projection, first_build, prepared = job.result()
         if first_build:
             gc.freeze()  # the checkpoints stay as long as the run is shown: out of the collector's passes
         self.cursor = projection
-        self.controller.views.show_projection(projection, lazy=True)
+        self.controller.views.show_projection(projection, lazy=True, prepared=prepared)
         self._landed(projection, t0)
         if self._target is not None and not self._move.isActive():
             self._move.start()  # the position moved on while the worker ran
@@ -296,11 +300,14 @@ class PlaybackController(QObject):
         return float(events[i - 1].ts) if i > 0 else 0.0
 
 
-def _run_at(checkpoints: ProjectionCheckpoints, events: list[Any], target: int) -> tuple[RunProjection, bool]:
-    """In a worker: extend the checkpoints to what the run holds now, then the run at `target`."""
+def _run_at(checkpoints: ProjectionCheckpoints, events: list[Any], target: int,
+            preparers: dict[str, Callable[[RunProjection], object]]) -> tuple[RunProjection, bool, dict[str, object]]:
+    """In a worker: extend the checkpoints to what the run holds now, then the run at `target` and what each
+    panel's `RunPanel.prepare` builds from it."""
     first = checkpoints.folded == 0
     checkpoints.extend(events)
-    return checkpoints.at(events, target), first
+    projection = checkpoints.at(events, target)
+    return projection, first, {name: prepare(projection) for name, prepare in preparers.items()}
 
 
 def _ts_of(event: Any) -> float:

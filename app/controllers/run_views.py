@@ -82,8 +82,10 @@ class RunViews(QObject):
             panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
             panel.set_projection(projection)
 
-    def show_projection(self, projection: RunProjection, *, lazy: bool = False) -> None:
-        """Show `projection` (playback: the run at an earlier event) on the canvas and in the panels."""
+    def show_projection(self, projection: RunProjection, *, lazy: bool = False,
+                        prepared: dict[str, object] | None = None) -> None:
+        """Show `projection` (playback: the run at an earlier event) on the canvas and in the panels (`prepared`:
+        what their `prepare` built from it, by panel name)."""
         self.scene.run.animated = False
         self.scene.run.show(projection)
         self.shown = projection
@@ -92,6 +94,7 @@ class RunViews(QObject):
                 self._stale.add(name)
                 continue
             self._stale.discard(name)
+            panel.use_prepared((prepared or {}).get(name))
             panel.set_projection(projection)
 
     def apply(self, changes: ProjectionChanges, *, lazy: bool = False) -> None:

@@ -2,7 +2,7 @@
 the run at any earlier event without folding it from the start.
 
 `extend(events)` (run it off the GUI thread: it folds) folds the events not seen yet into its own
-projection and keeps a copy (`clone_projection`) each `every` events; `at(events, seq)` is a fresh
+projection and keeps a copy (`clone_projection`) each `every` events (without their list of events: the run's own list has them); `at(events, seq)` is a fresh
 projection of the run as it was after event `seq`: the copy of the nearest checkpoint at or before
 it, folded on to `seq` — equal to `project(events, until_seq=seq)`, at the cost of at most `every`
 events folded and one copy. A live run is extended as it grows.
@@ -26,8 +26,8 @@ from engine.gc_pause import gc_paused
 from engine.projection.clone import clone_projection
 from engine.projection.run_projection import RunProjection
 
-EVERY = 5_000  # events between checkpoints (a 100,000-event run: 10 kept, ≤ 10,000 events folded to reach a seq)
-MAX_CHECKPOINTS = 16  # ~5 MB each for a 100,000-event run at its end (measured: tests/perf/bench_playback)
+EVERY = 2_500  # events between checkpoints (a 100,000-event run: 40 kept, ≤ 2,500 events folded to reach a seq)
+MAX_CHECKPOINTS = 48  # they share finished rows and not the event list: ~0.5 MB each (tests/perf/bench_playback)
 
 
 class ProjectionCheckpoints:
@@ -57,7 +57,9 @@ class ProjectionCheckpoints:
             builder.take_changes()
             self.folded = stop
             if stop % self.every == 0:
-                self._keep(clone_projection(builder))
+                kept = clone_projection(builder)
+                kept.events = []  # a prefix of the run's own list: given back by `at`
+                self._keep(kept)
 
     def _keep(self, copy: RunProjection) -> None:
         self.seqs.append(copy.last_seq)
@@ -75,6 +77,8 @@ class ProjectionCheckpoints:
         with gc_paused():  # thousands of rows copied: no collector pass over what the process holds meanwhile
             p = clone_projection(base)
             start = position_after(events, base.last_seq)
+            if p._keep_events:
+                p.events = list(events[:start])
             p.apply_many(events[start:position_after(events, seq)])
         p.take_changes()
         return p

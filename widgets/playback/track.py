@@ -32,6 +32,7 @@ class ScrubTrack(QWidget):
         super().__init__(parent)
         self.setObjectName("playback_track")
         self.setMinimumHeight(26)
+        self.setMinimumWidth(240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.duration = 0.0

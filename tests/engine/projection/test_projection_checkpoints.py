@@ -3,11 +3,14 @@ checkpoints equals `project(events, until_seq=seq)`."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.projection import RunProjection, project
 from engine.projection.checkpoints import ProjectionCheckpoints
 from engine.projection.clone import KNOWN_ATTRIBUTES, clone_projection
 from tests.engine.projection.projection_state import projection_state
 from tests.perf.synthetic_run import synthetic_run
+from tests.widgets.stored_example_runs import NAMES, stored_run
 
 EVENTS = synthetic_run("cp", executions=300, lanes=7)
 
@@ -43,3 +46,14 @@ def test_a_growing_run_keeps_its_checkpoints_bounded() -> None:
     assert checkpoints.every > 100
     seq = len(EVENTS) - 123
     assert projection_state(checkpoints.at(EVENTS, seq)) == projection_state(project(EVENTS, until_seq=seq))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_example_run_at_every_checkpoint_seq_equals_a_fresh_projection(name: str) -> None:
+    """Rows the copies share (finished calls, done executions) are never written again by the fold: the
+    builder folds on past each checkpoint, and each moment read back still equals a fresh projection."""
+    events = stored_run(name).events
+    checkpoints = ProjectionCheckpoints(every=7)
+    checkpoints.extend(events)
+    for seq in range(0, events[-1].seq + 1, 3):
+        assert projection_state(checkpoints.at(events, seq)) == projection_state(project(events, until_seq=seq)), seq
