@@ -15,8 +15,7 @@ target and arms a zero timer):
   views are then given the new cursor.
 Hidden docks are not updated while the position moves; they catch up when shown (`RunViews`).
 
-Play advances a virtual clock by the recorded timestamps × the speed (0: as fast as the window shows:
-the step grows while frames stay under `FRAME_BUDGET_MS`). A live run keeps recording while the view is
+Play / pause and the speed are in `playback_clock.PlaybackClockMixin`. A live run keeps recording while the view is
 scrubbed back: its changes are not shown (`showing_live` is False) until "back to live".
 
 Invariants: the cursor is None exactly when `following`; the checkpoints and marks belong to the run
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.controllers.playback_clock import FORWARD_MAX, PlaybackClockMixin
 from engine.projection.checkpoints import ProjectionCheckpoints, position_after
 from engine.projection.marks import PlaybackMarks
 
@@ -43,13 +43,11 @@ if TYPE_CHECKING:
     from app.controllers.run_controller import RunController
     from engine.projection import RunProjection
 
-FORWARD_MAX = 6_000  # events folded on the GUI thread in one move (~6 ms); further: a worker
 PLAY_TICK_MS = 30
-FRAME_BUDGET_MS = 25.0
 SPEEDS = (1.0, 2.0, 5.0, 10.0, 100.0, 0.0)  # 0: as fast as possible
 
 
-class PlaybackController(QObject):
+class PlaybackController(PlaybackClockMixin, QObject):
     position_changed = Signal()  # seq / time / end moved
     state_changed = Signal()  # playing, speed, following or the run changed
     event_shown = Signal(object)  # the event a `seek(..., select=True)` landed on (the docks select it)
@@ -250,48 +248,6 @@ class PlaybackController(QObject):
         i = position_after(events, seq if seq is not None else projection.last_seq)
         if i > 0:
             self.event_shown.emit(events[i - 1])
-
-    # -- playing ---------------------------------------------------------------------------------
-    def set_speed(self, speed: float) -> None:
-        self.speed = speed
-        self.state_changed.emit()
-
-    def play(self) -> None:
-        if self.live is None or self.playing:
-            return
-        if self.following and not self.live.live:
-            self.seek(0)  # a finished run played from its end starts over
-        self.playing = True
-        self._play_ts = self.current_ts()
-        self._played_at = time.perf_counter()
-        self._play.start()
-        self.state_changed.emit()
-
-    def pause(self) -> None:
-        if self.playing:
-            self.playing = False
-            self._play.stop()
-            self.state_changed.emit()
-
-    def toggle_play(self) -> None:
-        self.pause() if self.playing else self.play()
-
-    def _on_play_timeout(self) -> None:
-        if self.live is None or self.following:
-            self.pause()
-            return
-        now = time.perf_counter()
-        elapsed, self._played_at = now - self._played_at, now
-        if self.speed > 0:
-            self._play_ts += elapsed * self.speed
-            self.seek_time(self._play_ts)
-            return
-        last = self.frame_ms[-1] if self.frame_ms else 0.0  # as fast as possible: as many events as a frame holds
-        self._play_step = max(50, min(FORWARD_MAX, int(self._play_step * (1.5 if last < FRAME_BUDGET_MS else 0.6))))
-        if self._target is None and (self._job is None or self._job.done()):
-            events = self.events
-            i = min(len(events), position_after(events, self.seq) + self._play_step)
-            self.seek(events[i - 1].seq if i else 0)
 
     def current_ts(self) -> float:
         """The recorded time (seconds from the run's start) of the event shown last."""

@@ -12,22 +12,24 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
 
 from widgets.playback.track import ScrubTrack
 
 SPEED_CHOICES: list[tuple[str, float]] = [("1×", 1.0), ("2×", 2.0), ("5×", 5.0), ("10×", 10.0), ("100×", 100.0),
                                           ("max", 0.0)]
-# name, text, tip, shortcut, (step kind, direction) or None
+_Icon = QStyle.StandardPixmap
+# name, text, icon (None: the text), tip, shortcut, (step kind, direction) or None
 _STEPS = [
-    ("start", "⏮", "To the run's start", "Alt+Home", None),
-    ("previous_verdict", "◆◀", "To the previous verdict", "Alt+PgUp", ("verdict", -1)),
-    ("previous_span", "▮◀", "To the previous span that started", "Alt+Shift+Left", ("span", -1)),
-    ("previous_event", "◀", "To the previous event", "Alt+Left", ("event", -1)),
-    ("next_event", "▶|", "To the next event", "Alt+Right", ("event", 1)),
-    ("next_span", "▶▮", "To the next span that starts", "Alt+Shift+Right", ("span", 1)),
-    ("next_verdict", "▶◆", "To the next verdict", "Alt+PgDown", ("verdict", 1)),
-    ("end", "⏭", "To the end: the whole run (a live run: follow it)", "Alt+End", None),
+    ("start", "Start", _Icon.SP_MediaSkipBackward, "To the run's start", "Alt+Home", None),
+    ("previous_verdict", "◂◆", None, "To the previous verdict", "Alt+PgUp", ("verdict", -1)),
+    ("previous_span", "◂▮", None, "To the previous span that started", "Alt+Shift+Left", ("span", -1)),
+    ("previous_event", "Previous event", _Icon.SP_MediaSeekBackward, "To the previous event", "Alt+Left",
+     ("event", -1)),
+    ("next_event", "Next event", _Icon.SP_MediaSeekForward, "To the next event", "Alt+Right", ("event", 1)),
+    ("next_span", "▮▸", None, "To the next span that starts", "Alt+Shift+Right", ("span", 1)),
+    ("next_verdict", "◆▸", None, "To the next verdict", "Alt+PgDown", ("verdict", 1)),
+    ("end", "End", _Icon.SP_MediaSkipForward, "To the end: the whole run (a live run: follow it)", "Alt+End", None),
 ]
 
 
@@ -45,7 +47,7 @@ class PlaybackBar(QWidget):
         self.track = ScrubTrack(self)
         self.track.seek_requested.connect(self.seek_requested)
         self.actions_by_name: dict[str, QAction] = {}
-        self.play_action = self._action("play", "▶", "Play the run at the chosen speed (Ctrl+Space)", "Ctrl+Space")
+        self.play_action = self._action("play", "Play", "Play the run at the chosen speed (Ctrl+Space)", "Ctrl+Space")
         self.play_action.triggered.connect(self.play_requested)
         self.speed = QComboBox(self)
         self.speed.setObjectName("playback_speed")
@@ -66,8 +68,10 @@ class PlaybackBar(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(2)
-        for name, text, tip, keys, step in _STEPS:
+        for name, text, icon, tip, keys, step in _STEPS:
             action = self._action(name, text, f"{tip} ({keys})", keys)
+            if icon is not None:
+                action.setIcon(self.style().standardIcon(icon))
             if step is not None:
                 action.triggered.connect(lambda _=False, s=step: self.step_requested.emit(*s))
             elif name == "start":
@@ -106,7 +110,9 @@ class PlaybackBar(QWidget):
         self.position.setText(f"{clock_text(seconds)} / {clock_text(end_seconds)} · event {seq:,} of {end_seq:,}")
 
     def show_state(self, *, playing: bool, live_run: bool, following: bool) -> None:
-        self.play_action.setText("⏸" if playing else "▶")
+        self.play_action.setText("Pause" if playing else "Play")
+        self.play_action.setIcon(self.style().standardIcon(
+            QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay))
         self.play_action.setToolTip(("Pause" if playing else "Play the run at the chosen speed") + " (Ctrl+Space)")
         self.live_label.setVisible(live_run and following)
         self.live_button.setVisible(live_run and not following)
