@@ -11,6 +11,7 @@ central content, with the bar beneath it.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -19,6 +20,8 @@ from widgets.playback import PlaybackBar
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
+
+TRACK_REDRAW_S = 0.5  # a live run's track (duration, marks) is redrawn at most this often
 
 
 def install_playback(window: MainWindow) -> PlaybackBar:
@@ -34,14 +37,14 @@ def install_playback(window: MainWindow) -> PlaybackBar:
     layout.addWidget(bar)
     window.setCentralWidget(centre)
     bar.setVisible(False)
-    shown_run: list[tuple[int, float, int]] = [(0, -1.0, -1)]  # the marks, duration and mark count last drawn
+    shown_run: list[Any] = [0, -1.0, 0.0]  # the marks drawn, the duration then, when (a live run: ≤ 2× a second)
 
     def on_position_changed() -> None:
         end_ts = playback.end_ts
         marks = playback.marks
-        size = (id(marks), end_ts, sum(len(times) for times in marks.times.values()))
-        if size != shown_run[0]:
-            shown_run[0] = size
+        now = time.monotonic()
+        if shown_run[0] != id(marks) or (end_ts != shown_run[1] and now - shown_run[2] >= TRACK_REDRAW_S):
+            shown_run[:] = [id(marks), end_ts, now]
             bar.track.set_run(end_ts, marks.times)
         bar.show_position(playback.seq, playback.end_seq, playback.current_ts() if not playback.following
                           else end_ts, end_ts)

@@ -168,7 +168,8 @@ class PlaybackController(PlaybackClockMixin, QObject):
         self.seek(target, select=True)
 
     def go_live(self) -> None:
-        """Back to the end: the views show the run's own projection again (live: following it)."""
+        """Back to the end: the views show the run's own projection again (live: following it). A finished
+        run's docks build what they can from it in a worker first (`RunPanel.prepare`), as when it opened."""
         if self.live is None:
             return
         self._target = None
@@ -176,13 +177,37 @@ class PlaybackController(PlaybackClockMixin, QObject):
         was_following = self.following
         self.following, self.cursor, self.seq = True, None, self.end_seq
         if not was_following:
-            self.controller.views.show(self.live)
+            live = self.live
+            if live.live:
+                self.controller.views.show(live)
+            else:
+                self._show_whole(live)
         if self._select_at is not None:
             self._announce(self.live.projection)
         if self.playing and not self.live.live:
             self.pause()
         self.state_changed.emit()
         self.position_changed.emit()
+
+    def _show_whole(self, live: LiveRun) -> None:
+        """Show a finished run whole again, its shown docks prepared off the GUI thread (it no longer changes)."""
+        preparers = {name: type(panel).prepare for name, panel in self.controller.views.panels.items()
+                     if panel.isVisible()}
+        job = asyncio.get_running_loop().run_in_executor(None, _prepare_all, live.projection, preparers)
+        self._job = job
+
+        def shown(done: asyncio.Future[Any]) -> None:
+            if done is not self._job:
+                return
+            self._job = None
+            if live is self.live and self.following and not done.cancelled():
+                live.prepared.update(done.result() if done.exception() is None else {})
+                self.controller.views.show(live)
+                self.position_changed.emit()
+            elif self._target is not None and not self._move.isActive():
+                self._move.start()  # moved away meanwhile: that move waited for this job
+
+        job.add_done_callback(shown)
 
     def _on_move_timeout(self) -> None:
         target, self._target = self._target, None
@@ -264,6 +289,11 @@ def _run_at(checkpoints: ProjectionCheckpoints, events: list[Any], target: int,
     checkpoints.extend(events)
     projection = checkpoints.at(events, target)
     return projection, first, {name: prepare(projection) for name, prepare in preparers.items()}
+
+
+def _prepare_all(projection: RunProjection, preparers: dict[str, Callable[[RunProjection], object]]
+                 ) -> dict[str, object]:
+    return {name: prepare(projection) for name, prepare in preparers.items()}
 
 
 def _ts_of(event: Any) -> float:

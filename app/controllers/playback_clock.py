@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 FORWARD_MAX = 6_000  # events folded on the GUI thread in one move (~6 ms); further: a worker
 FRAME_BUDGET_MS = 25.0
+MIN_STEP = 50  # events a tick of "as fast as possible" moves at least
 
 
 class PlaybackClockMixin:
@@ -55,6 +56,7 @@ class PlaybackClockMixin:
         self.playing = True
         self._play_ts = self.current_ts()
         self._played_at = time.perf_counter()
+        self._play_step = MIN_STEP  # as fast as possible starts small and grows while frames allow
         self._play.start()
         self.state_changed.emit()
 
@@ -78,7 +80,8 @@ class PlaybackClockMixin:
             self.seek_time(self._play_ts)
             return
         last = self.frame_ms[-1] if self.frame_ms else 0.0  # as fast as possible: as many events as a frame holds
-        self._play_step = max(50, min(FORWARD_MAX, int(self._play_step * (1.5 if last < FRAME_BUDGET_MS else 0.6))))
+        grow = 1.5 if last < FRAME_BUDGET_MS else 0.6
+        self._play_step = max(MIN_STEP, min(FORWARD_MAX, int(self._play_step * grow)))
         if self._target is None and (self._job is None or self._job.done()):
             events = self.events
             i = min(len(events), position_after(events, self.seq) + self._play_step)

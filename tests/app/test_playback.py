@@ -63,9 +63,11 @@ def test_the_docks_and_the_overlay_at_event_n_are_the_projection_stopped_at_n(
             playback.seek(seq)
             await until(lambda s=seq: _landed(window, s))  # type: ignore[misc]
             _every_dock_shows(window, events, seq)
-        playback.seek(events[-1].seq)  # the end: the whole run, as it is
+        playback.seek(events[-1].seq)  # the end: the whole run, as it is (the docks prepared in a worker first)
         assert playback.following and playback.cursor is None
-        assert all(p.projection is window.runs.selected.projection for p in window.runs.views.panels.values())
+        whole = window.runs.selected.projection
+        await until(lambda: all(p.projection is whole for p in window.runs.views.panels.values()))
+        assert window.scene.run.projection is whole
         return events
 
     events = drive(gui_loop, scenario())

@@ -12,7 +12,9 @@ Figures (JSON lines, `/proc/loadavg` beside each):
   median / p95 / max (target ≤ 50 ms); `playback_drag_loop_stall_max_ms`: the longest the GUI loop was
   blocked during the drags (a 5 ms ticker's lateness);
 - `playback_step_frame_ms`: next event / next span / next verdict (the bar's actions), 40 of each;
-- `playback_play_100x_frame_ms`: playing at 100× for 2 s: the GUI-thread time of each move shown;
+- `playback_play_100x_frame_ms` / `playback_play_max_speed_frame_ms`: playing from 10 % of the run at 100×
+  for 0.5 s and as fast as possible for 1 s: the GUI-thread time of each move shown (fold + docks), and
+  the loop's longest stall meanwhile (paint included);
 - `playback_peak_rss_mb`.
 
 Run: `.venv/bin/python -m tests.perf.bench_playback` (prints JSON lines).
@@ -103,13 +105,14 @@ async def steps(window: Any, playback: Any) -> list[float]:
     return frames
 
 
-async def play(playback: Any) -> list[float]:
-    playback.seek(playback.end_seq // 4)
+async def play(playback: Any, speed: float, seconds: float) -> list[float]:
+    """Play from 10 % of the run for `seconds` (short of its end); the GUI-thread time of each move shown."""
+    playback.seek(playback.end_seq // 10)
     await until_idle(playback)
-    playback.set_speed(100.0)
+    playback.set_speed(speed)
     start = len(playback.frame_ms)
     playback.play()
-    await asyncio.sleep(2.0)
+    await asyncio.sleep(seconds)
     playback.pause()
     await until_idle(playback)
     return playback.frame_ms[start:]
@@ -166,8 +169,11 @@ def main() -> None:
         step_frames = await steps(window, playback)
         step_stall = max(stalls)
         stalls.clear()
-        play_frames = await play(playback)
+        play_frames = await play(playback, 100.0, 0.5)  # 50 s of the run's 71 s
         play_stall = max(stalls)
+        stalls.clear()
+        max_frames = await play(playback, 0.0, 1.0)
+        max_stall = max(stalls)
         done.set()
         await tick
         stats("playback_drag_forward_frame_ms", forward, **common)
@@ -175,6 +181,8 @@ def main() -> None:
         emit("playback_drag_loop_stall_max_ms", drag_stall, "ms", target=50, **common)
         stats("playback_step_frame_ms", step_frames, loop_stall_max_ms=round(step_stall, 1), **common)
         stats("playback_play_100x_frame_ms", play_frames, loop_stall_max_ms=round(play_stall, 1), **common)
+        stats("playback_play_max_speed_frame_ms", max_frames, loop_stall_max_ms=round(max_stall, 1),
+              seq_reached=playback.seq, **common)
         emit("playback_peak_rss_mb", peak[0], "MB", **common)
 
     loop.run_until_complete(scenario())

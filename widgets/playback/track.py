@@ -65,10 +65,11 @@ class ScrubTrack(QWidget):
         image.fill(Qt.GlobalColor.transparent)
         painter = QPainter(image)
         height = self.height()
+        scale = max(1, self.width() - 2 * MARGIN) / self.duration if self.duration > 0 else 0.0
         for kind, times in self.marks.items():
             colour, top, bottom = MARK_COLORS.get(kind, ("#999999", 0.1, 0.9))
             painter.setPen(QPen(QColor(colour), 1))
-            for x in sorted({int(self.x_of(t)) for t in times}):
+            for x in sorted({int(MARGIN + t * scale) for t in times}):
                 painter.drawLine(x, int(height * top), x, int(height * bottom))
         painter.end()
         return image
