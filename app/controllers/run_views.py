@@ -60,6 +60,7 @@ class RunViews(QObject):
         panel.node_selected.connect(self._on_panel_node_selected)
         panel.span_selected.connect(self._on_panel_span_selected)
         live = self.controller.selected
+        panel.clock_running = live is not None and live.live
         panel.set_projection(live.projection if live else None)
         panel.set_node_filter(self.node_filter)
 
@@ -80,6 +81,7 @@ class RunViews(QObject):
         self._stale.clear()
         for name, panel in self.panels.items():
             panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
+            panel.clock_running = live is not None and live.live
             panel.set_projection(projection)
 
     def show_projection(self, projection: RunProjection, *, lazy: bool = False,
@@ -95,6 +97,7 @@ class RunViews(QObject):
                 continue
             self._stale.discard(name)
             panel.use_prepared((prepared or {}).get(name))
+            panel.clock_running = False
             panel.set_projection(projection)
 
     def apply(self, changes: ProjectionChanges, *, lazy: bool = False) -> None:
@@ -112,6 +115,7 @@ class RunViews(QObject):
             for name, panel in self.panels.items():
                 if panel is watched and name in self._stale:
                     self._stale.discard(name)
+                    panel.clock_running = False  # only playback leaves panels stale
                     panel.set_projection(self.shown)
         return False
 

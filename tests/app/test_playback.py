@@ -33,6 +33,9 @@ def _every_dock_shows(window: Any, events: list[ev.Event], seq: int) -> None:
         window.docks[name].show()
         assert panel.projection is window.runs.playback.cursor, name
         assert projection_state(panel.projection) == expected, name
+    trace = window.runs.views.panels["trace"]
+    at_seq = window.runs.playback.cursor
+    assert trace.model.now() in (None, at_seq.elapsed_s)  # an open span lasts until this event, not the wall clock
     overlay = window.scene.run
     assert overlay.projection is window.runs.playback.cursor
     at = project(events, until_seq=seq)
