@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from engine.projection import RunProjection
 
 PLAY_TICK_MS = 30
+MARKS_OFF_THREAD = 5_000  # a past run with more events has its marks found in a worker
 SPEEDS = (1.0, 2.0, 5.0, 10.0, 100.0, 0.0)  # 0: as fast as possible
 
 
@@ -107,9 +108,30 @@ class PlaybackController(PlaybackClockMixin, QObject):
         self._target = self._select_at = None
         self._job = None
         self.seq = self.end_seq
-        self._take_marks()
+        if live is not None and live.read_only and len(live.projection.events) > MARKS_OFF_THREAD:
+            self._mark_in_worker(live)
+        else:
+            self._take_marks()
         self.state_changed.emit()
         self.position_changed.emit()
+
+    def _mark_in_worker(self, live: LiveRun) -> None:
+        """A past run's marks (it no longer changes) found in a worker, shown when found (~30–100 ms for
+        100,000 events, kept off the GUI thread at every selection)."""
+        events = live.projection.events
+        self._marked = len(events)
+        try:
+            job = asyncio.get_running_loop().run_in_executor(None, _marks_of, events)
+        except RuntimeError:  # no loop running (a test driving the controller by hand): here and now
+            self.marks = _marks_of(events)
+            return
+
+        def found(done: asyncio.Future[Any]) -> None:
+            if live is self.live and not done.cancelled() and done.exception() is None:
+                self.marks = done.result()
+                self.position_changed.emit()
+
+        job.add_done_callback(found)
 
     def run_grew(self) -> None:
         """The run has new events (a flush): the end, the marks and — when following — the position move."""
@@ -289,6 +311,12 @@ def _run_at(checkpoints: ProjectionCheckpoints, events: list[Any], target: int,
     checkpoints.extend(events)
     projection = checkpoints.at(events, target)
     return projection, first, {name: prepare(projection) for name, prepare in preparers.items()}
+
+
+def _marks_of(events: list[Any]) -> PlaybackMarks:
+    marks = PlaybackMarks()
+    marks.add(events)
+    return marks
 
 
 def _prepare_all(projection: RunProjection, preparers: dict[str, Callable[[RunProjection], object]]

@@ -35,6 +35,14 @@ def mark_kind(event: ev.Event) -> str | None:
     return None
 
 
+# kinds of event that are always a mark of one kind, and those whose fields decide (`mark_kind`)
+_ALWAYS: dict[type[ev.Event], str] = {
+    ev.LLMCallStarted: SPAN, ev.ToolCallStarted: SPAN, ev.VerdictIssued: VERDICT, ev.ErrorRaised: ERROR,
+    ev.BudgetExceeded: ERROR, ev.ReplayDiverged: ERROR, ev.HumanDecisionMade: HUMAN,
+}
+_DECIDED_BY_FIELDS = frozenset({ev.NodeStateChanged, ev.LLMCallFinished, ev.ToolCallFinished})
+
+
 class PlaybackMarks:
     def __init__(self) -> None:
         self.seqs: dict[str, list[int]] = {kind: [] for kind in KINDS}
@@ -42,8 +50,12 @@ class PlaybackMarks:
 
     def add(self, events: Iterable[ev.Event]) -> None:
         seqs, times = self.seqs, self.times
-        for event in events:
-            kind = mark_kind(event)
+        always, decided = _ALWAYS.get, _DECIDED_BY_FIELDS
+        for event in events:  # most events (token deltas) are none: one dict lookup and a set test each
+            cls = type(event)
+            kind = always(cls)
+            if kind is None and cls in decided:
+                kind = mark_kind(event)
             if kind is not None:
                 seqs[kind].append(event.seq)
                 times[kind].append(event.ts)
