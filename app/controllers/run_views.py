@@ -56,7 +56,6 @@ class RunViews(QObject):
     def mount(self, name: str, panel: RunPanel) -> None:
         """Feed `panel` the selected run from now on (the run docks registry mounts each panel here)."""
         self.panels[name] = panel
-        panel.installEventFilter(self)
         panel.node_selected.connect(self._on_panel_node_selected)
         panel.span_selected.connect(self._on_panel_span_selected)
         live = self.controller.selected
@@ -66,9 +65,8 @@ class RunViews(QObject):
 
     def unmount(self, name: str) -> None:
         panel = self.panels.pop(name, None)
-        self._stale.discard(name)
+        self._fresh(name)
         if panel is not None:
-            panel.removeEventFilter(self)
             panel.node_selected.disconnect(self._on_panel_node_selected)
             panel.span_selected.disconnect(self._on_panel_span_selected)
 
@@ -78,7 +76,8 @@ class RunViews(QObject):
         self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
         self.scene.run.show(projection)
         self.shown = projection
-        self._stale.clear()
+        for name in list(self._stale):
+            self._fresh(name)
         for name, panel in self.panels.items():
             panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
             panel.clock_running = live is not None and live.live
@@ -93,9 +92,9 @@ class RunViews(QObject):
         self.shown = projection
         for name, panel in self.panels.items():
             if lazy and not panel.isVisible():
-                self._stale.add(name)
+                self._mark_stale(name)
                 continue
-            self._stale.discard(name)
+            self._fresh(name)
             panel.use_prepared((prepared or {}).get(name))
             panel.clock_running = False
             panel.set_projection(projection)
@@ -106,15 +105,28 @@ class RunViews(QObject):
             if name in self._stale:
                 continue
             if lazy and not panel.isVisible():
-                self._stale.add(name)
+                self._mark_stale(name)
                 continue
             panel.apply_changes(changes)
+
+    def _mark_stale(self, name: str) -> None:
+        """`name` missed a playback move while hidden: it is given `shown` when shown (watched till then only)."""
+        if name not in self._stale:
+            self._stale.add(name)
+            self.panels[name].installEventFilter(self)
+
+    def _fresh(self, name: str) -> None:
+        if name in self._stale:
+            self._stale.discard(name)
+            panel = self.panels.get(name)
+            if panel is not None:
+                panel.removeEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Show and self._stale:
             for name, panel in self.panels.items():
                 if panel is watched and name in self._stale:
-                    self._stale.discard(name)
+                    self._fresh(name)
                     panel.clock_running = False  # only playback leaves panels stale
                     panel.set_projection(self.shown)
         return False
