@@ -3,7 +3,8 @@
 Composition only: the Document owns the workflow and undo stack, `EditorController` turns intents
 into commands, `FileController` does file commands, `app.window_wiring` connects the actions.
 Runs: `RunController` (`self.runs`) starts and follows runs, the run toolbar and `app.run_actions`
-drive it, the run docks (`app.run_docks` registry) follow the selected run.
+drive it, the run docks (`app.run_docks` registry) follow the selected run, the playback bar under the
+canvas (`app.playback_wiring`) moves them through it.
 Invariants: the title shows the document name with a modified mark; closing asks about unsaved
 changes (Cancel keeps the window open) and, first, about live runs (stopping them records them
 cancelled before the window closes); geometry, dock layout and theme are remembered; the objects
@@ -29,6 +30,7 @@ from app.controllers.run_controller import RunController
 from app.docks import build_docks, toggle_actions
 from app.document import Document
 from app.menus import build_menus
+from app.playback_wiring import install_playback
 from app.run_actions import confirm_stop_runs, wire_run_actions
 from app.run_docks import mount_run_docks
 from app.run_panel_wiring import wire_run_panels
@@ -96,6 +98,7 @@ class MainWindow(QMainWindow):
         wire_run_actions(self)
         wire_run_panels(self)
         wire_bundle_actions(self)
+        self.playback_bar = install_playback(self)  # under the canvas: a run shown as it was at one event
         self.document.modified_changed.connect(self.update_title)
         self.document.path_changed.connect(self.update_title)
         self.document.workflow_replaced.connect(self._on_workflow_replaced)

@@ -13,6 +13,9 @@ A panel may build what it shows from a whole projection off the GUI thread (`pre
 function that never touches Qt: a stored run is prepared in the loop's executor); what it returned is
 handed back with `use_prepared` just before `set_projection` of that same, unchanged projection, and
 a panel uses it only when it still fits (else it builds as usual).
+`clock_running` (set before `set_projection`) says whether the run shown goes on now: False for a past
+run and for playback's run at an earlier event — an open span's duration then ends at the projection's
+last event, never at the wall clock.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class RunPanel(QWidget):
         self.projection: RunProjection | None = None
         self.node_filter: str | None = None
         self.prepared: object | None = None  # what `prepare` built for the next `set_projection`
+        self.clock_running = True  # the run shown goes on now (a live run): its open spans' durations grow
 
     @staticmethod
     def prepare(projection: RunProjection) -> object | None:

@@ -33,6 +33,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.controllers import run_start
 from app.controllers.live_run import LiveRun, RunSource
+from app.controllers.playback import PlaybackController
 from app.controllers.run_control import RunControlMixin
 from app.controllers.run_views import RunViews
 from app.controllers.stored_runs import StoredRunsMixin
@@ -69,6 +70,7 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         self.selected: LiveRun | None = None
         self.breakpoints: set[str] = set()
         self.views = RunViews(self)
+        self.playback = PlaybackController(self)
         self.gateway_factory: Callable[[], Any] = _default_gateway
         # told the missing keys, a re-check (blocking: run it off the loop) and a way to start the run again
         self.missing_keys_handler: MissingKeysHandler = self._report_missing_keys
@@ -190,7 +192,9 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         for live in list(self.runs.values()):
             changes = live.projection.take_changes()
             if live is self.selected and changes:
-                self.views.apply(changes)
+                if self.playback.showing_live:  # scrubbed back: the views show the past, the run goes on
+                    self.views.apply(changes)
+                self.playback.run_grew()
             self._announce_questions(live)
             status = live.status()
             if status != live.last_status:
@@ -229,6 +233,7 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         if live is not None:
             live.projection.take_changes()  # the views read it whole now
         self.views.show(live)
+        self.playback.attach(live)
         self.run_selected.emit(live.run_id if live else "")
         self.summary_changed.emit()
 

@@ -9,6 +9,10 @@ dock is raised, and revealed in the Trace (the panel mounted as "trace") unless 
 `show_event(seq)` (a broken contract's "go to event") selects that event in the Events dock, its span
 in the Trace and its node on the canvas; a playback scrubber's `show_at(run_id, seq)` belongs here too.
 
+Playback shows the run at an earlier event (`show_projection`, then `apply` of that projection's
+changes) with `lazy=True`: a panel that is not visible then (its dock tabbed away or closed) is not
+told and is given the shown projection when it is shown again — a drag pays only for what is seen.
+
 A stored run is shown against the workflow version it ran with: the scene shows that version and
 `canvas_mode_changed(read_only, text)` tells the window to stop editing until the person goes back.
 
@@ -20,9 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 
-from engine.projection import ProjectionChanges
+from engine.projection import ProjectionChanges, RunProjection
 from widgets.run_panel import RunPanel
 
 if TYPE_CHECKING:
@@ -48,6 +52,8 @@ class RunViews(QObject):
         self.read_only = False
         self._selecting = False  # a panel selects a node: the panels keep their filter
         self._routing_span = False  # a span picked in a panel is being revealed in the Trace
+        self.shown: RunProjection | None = None  # what the views show (a playback projection, or the run's own)
+        self._stale: set[str] = set()  # panels hidden while playback moved: given `shown` when shown again
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
 
     def mount(self, name: str, panel: RunPanel) -> None:
@@ -56,11 +62,13 @@ class RunViews(QObject):
         panel.node_selected.connect(self._on_panel_node_selected)
         panel.span_selected.connect(self._on_panel_span_selected)
         live = self.controller.selected
+        panel.clock_running = live is not None and live.live
         panel.set_projection(live.projection if live else None)
         panel.set_node_filter(self.node_filter)
 
     def unmount(self, name: str) -> None:
         panel = self.panels.pop(name, None)
+        self._fresh(name)
         if panel is not None:
             panel.node_selected.disconnect(self._on_panel_node_selected)
             panel.span_selected.disconnect(self._on_panel_span_selected)
@@ -70,14 +78,61 @@ class RunViews(QObject):
         projection = live.projection if live else None
         self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
         self.scene.run.show(projection)
+        self.shown = projection
+        for name in list(self._stale):
+            self._fresh(name)
         for name, panel in self.panels.items():
             panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
+            panel.clock_running = live is not None and live.live
             panel.set_projection(projection)
 
-    def apply(self, changes: ProjectionChanges) -> None:
+    def show_projection(self, projection: RunProjection, *, lazy: bool = False,
+                        prepared: dict[str, object] | None = None) -> None:
+        """Show `projection` (playback: the run at an earlier event) on the canvas and in the panels (`prepared`:
+        what their `prepare` built from it, by panel name)."""
+        self.scene.run.animated = False
+        self.scene.run.show(projection)
+        self.shown = projection
+        for name, panel in self.panels.items():
+            if lazy and not panel.isVisible():
+                self._mark_stale(name)
+                continue
+            self._fresh(name)
+            panel.use_prepared((prepared or {}).get(name))
+            panel.clock_running = False
+            panel.set_projection(projection)
+
+    def apply(self, changes: ProjectionChanges, *, lazy: bool = False) -> None:
         self.scene.run.apply(changes)
-        for panel in self.panels.values():
+        for name, panel in self.panels.items():
+            if name in self._stale:
+                continue
+            if lazy and not panel.isVisible():
+                self._mark_stale(name)
+                continue
             panel.apply_changes(changes)
+
+    def _mark_stale(self, name: str) -> None:
+        """`name` missed a playback move while hidden: it is given `shown` when shown (watched till then only)."""
+        if name not in self._stale:
+            self._stale.add(name)
+            self.panels[name].installEventFilter(self)
+
+    def _fresh(self, name: str) -> None:
+        if name in self._stale:
+            self._stale.discard(name)
+            panel = self.panels.get(name)
+            if panel is not None:
+                panel.removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and self._stale:
+            for name, panel in self.panels.items():
+                if panel is watched and name in self._stale:
+                    self._fresh(name)
+                    panel.clock_running = False  # only playback leaves panels stale
+                    panel.set_projection(self.shown)
+        return False
 
     # -- the canvas ------------------------------------------------------------------------------
     def _show_canvas(self, live: LiveRun | None) -> None:

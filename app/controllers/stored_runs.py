@@ -1,5 +1,6 @@
 """`StoredRunsMixin`: the `RunController`'s store — opened once off the GUI thread — its stored runs
-shown read-only, and the shutdown that records every live run cancelled.
+shown read-only (`show_at`: at one event, for the features that point at an event of a run), and the
+shutdown that records every live run cancelled.
 
 Invariants: a stored run is decoded and projected in the loop's executor (`run_start.load_stored_run`),
 where each mounted panel's `RunPanel.prepare` also builds what it can from it (the GUI thread only
@@ -32,6 +33,8 @@ class StoredRunsMixin:
     runs_changed: Any
     store_opened: Any
     views: Any  # the controller's RunViews
+    playback: Any  # the controller's PlaybackController
+    selected: LiveRun | None
 
     if TYPE_CHECKING:
         def live_runs(self) -> list[LiveRun]: ...
@@ -65,6 +68,20 @@ class StoredRunsMixin:
         self.select_run(live.run_id)
         self.runs_changed.emit()
         return live.run_id
+
+    def show_at(self, run_id: str, seq: int) -> asyncio.Task[str | None]:
+        """Show run `run_id` as it was after event `seq`: open it if it is not (read-only, as above), select it,
+        move the playback bar there and select that event in the Events and Trace docks. The task gives the
+        run id (None: it could not be opened — said already)."""
+        return asyncio.ensure_future(self._show_at(run_id, seq))
+
+    async def _show_at(self, run_id: str, seq: int) -> str | None:
+        opened = await self._open_stored(run_id)
+        if opened is not None:
+            if self.selected is None or self.selected.run_id != opened:
+                self.select_run(opened)
+            self.playback.seek(seq, select=True)
+        return opened
 
     def back_to_editing(self) -> None:
         """Leave a stored run's read-only canvas: the document again, with the newest live run if any."""

@@ -144,11 +144,12 @@ class EventsPanel(RunPanel):
             action.blockSignals(False)
         self._refilter()
 
-    def select_seq(self, seq: int) -> bool:
-        """Select and show the event `seq` (another dock's "go to event"); filters that hide it are cleared."""
+    def select_seq(self, seq: int, *, reveal: bool = True) -> bool:
+        """Select and show the event `seq`: another dock's "go to event" (`reveal`: filters that hide it are
+        cleared), or a playback step (`reveal=False`: the person's filters stay; a hidden event is not shown)."""
         self._finish_scan()
         row = self.model.row_of_seq(seq)
-        if row is None and self.model.matcher is not None:
+        if row is None and reveal and self.model.matcher is not None:
             self.search.blockSignals(True)
             self.search.clear()
             self.search.blockSignals(False)

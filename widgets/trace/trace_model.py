@@ -42,6 +42,7 @@ class TraceModel(QAbstractItemModel):
         self._pkey: dict[str, str] = {}  # span id → the key of the parent it is shown under
         self._live_base = 0.0  # projection.elapsed_s at the last update
         self._live_clock = time.monotonic()
+        self.clock_running = True  # False: the run shown stands still (its panel's `clock_running`)
 
     # -- feeding ----------------------------------------------------------------------------------
     def set_palette(self, palette: QPalette) -> None:
@@ -59,10 +60,13 @@ class TraceModel(QAbstractItemModel):
         self._live_clock = time.monotonic()
 
     def now(self) -> float | None:
-        """The run's clock now (for the live duration of open spans); None once the run is over."""
+        """The run's clock now (for the live duration of open spans); None once the run is over; the
+        projection's last event when the run shown stands still (`clock_running` False: playback, a past run)."""
         p = self.projection
         if p is None or p.finished:
             return None
+        if not self.clock_running:
+            return p.elapsed_s
         return self._live_base + (time.monotonic() - self._live_clock)
 
     def source(self, key: str) -> list[str]:

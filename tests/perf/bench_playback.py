@@ -1,0 +1,195 @@
+"""Playback of a past run, as a person feels it: the ~100,000-event synthetic run (`tests.perf.synthetic_run`)
+stored and opened in the REAL window (`MainWindow`, every run dock shown, offscreen 1600×900, the qasync
+loop running), then moved through with the playback bar under the canvas.
+
+Figures (JSON lines, `/proc/loadavg` beside each):
+- `playback_checkpoint_build_ms`: the checkpoints built in the worker on the first move back (whole run),
+  with their count and `playback_checkpoints_rss_mb` (the process's RSS after them minus before);
+- `playback_drag_{forward,backward}_frame_ms`: the scrubber's track dragged with real mouse events (QTest,
+  8 px a move, a move every 16 ms as under a hand, the loop running between moves) from 15 % to 85 % of
+  the run and back, three times; a frame is from a mouse move to the window having shown that moment
+  (the docks updated, the loop's paint pass done) — a move the next one overtook lands with it;
+  median / p95 / max (target ≤ 50 ms); `playback_drag_loop_stall_max_ms`: the longest the GUI loop was
+  blocked during the drags (a 5 ms ticker's lateness);
+- `playback_step_frame_ms`: next event / next span / next verdict (the bar's actions), 40 of each;
+- `playback_play_100x_frame_ms` / `playback_play_max_speed_frame_ms`: playing from 10 % of the run at 100×
+  for 0.5 s and as fast as possible for 1 s: the GUI-thread time of each move shown (fold + docks), and
+  the loop's longest stall meanwhile (paint included);
+- `playback_peak_rss_mb`.
+
+Run: `.venv/bin/python -m tests.perf.bench_playback` (prints JSON lines).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from tests.perf.bench_open_run import RUN_ID, SIZE, rss_mb, store_run
+from tests.perf.open_run_frames import emit
+
+HAND_S = 0.016
+DRAG_PX = 8
+
+
+def stats(name: str, frames: list[float], **extra: object) -> None:
+    ordered = sorted(frames)
+    emit(name, statistics.median(ordered), "ms", p95_ms=round(ordered[int(len(ordered) * 0.95)], 2),
+         max_ms=round(ordered[-1], 2), frames=len(ordered), target_ms=50, **extra)
+
+
+async def until_idle(playback: Any) -> None:
+    """Until the position asked for is shown (no move pending, no worker job), then one loop pass (paint)."""
+    while playback._target is not None or playback._move.isActive() or (
+            playback._job is not None and not playback._job.done()):
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(0)
+
+
+async def drag(window: Any, playback: Any) -> tuple[list[float], list[float]]:
+    track = window.playback_bar.track
+    y = track.height() // 2
+    left, right = int(track.width() * 0.15), int(track.width() * 0.85)
+    forward: list[float] = []
+    backward: list[float] = []
+    for _ in range(3):
+        QTest.mousePress(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(left, y))
+        await until_idle(playback)
+        for xs, frames in ((range(left, right, DRAG_PX), forward), (range(right, left, -DRAG_PX), backward)):
+            pending: list[float] = []
+            for x in xs:
+                pending.append(time.perf_counter())
+                QTest.mouseMove(track, QPoint(x, y))
+                deadline = time.perf_counter() + HAND_S
+                while time.perf_counter() < deadline:  # the hand's cadence: the loop runs meanwhile
+                    if playback._target is None and (playback._job is None or playback._job.done()) \
+                            and not playback._move.isActive():
+                        await asyncio.sleep(0)  # the paint pass
+                        now = time.perf_counter()
+                        frames.extend((now - t) * 1000 for t in pending)
+                        pending = []
+                        break
+                    await asyncio.sleep(0.001)
+                while time.perf_counter() < deadline:
+                    await asyncio.sleep(0.001)
+            await until_idle(playback)
+            now = time.perf_counter()
+            frames.extend((now - t) * 1000 for t in pending)
+        QTest.mouseRelease(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(left, y))
+    return forward, backward
+
+
+async def steps(window: Any, playback: Any) -> list[float]:
+    frames = []
+    playback.seek(playback.end_seq // 3)
+    await until_idle(playback)
+    for name in ("next_event", "next_span", "next_verdict", "previous_event", "previous_span", "previous_verdict"):
+        action = window.playback_bar.actions_by_name[name]
+        for _ in range(40):
+            t0 = time.perf_counter()
+            action.trigger()
+            await until_idle(playback)
+            frames.append((time.perf_counter() - t0) * 1000)
+    return frames
+
+
+async def play(playback: Any, speed: float, seconds: float) -> list[float]:
+    """Play from 10 % of the run for `seconds` (short of its end); the GUI-thread time of each move shown."""
+    playback.seek(playback.end_seq // 10)
+    await until_idle(playback)
+    playback.set_speed(speed)
+    start = len(playback.frame_ms)
+    playback.play()
+    await asyncio.sleep(seconds)
+    playback.pause()
+    await until_idle(playback)
+    return playback.frame_ms[start:]
+
+
+def main() -> None:
+    folder = tempfile.mkdtemp(prefix="triadic-bench-playback-")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    db = Path(folder) / "trace.db"
+    count = store_run(db)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    from app.document import Document
+    from app.event_loop import create_event_loop
+    from app.main_window import MainWindow
+    from engine.graph.model import Workflow
+
+    loop = create_event_loop(app)  # type: ignore[arg-type]
+    window = MainWindow(Document(Workflow()), db=str(db))
+    window.resize(*SIZE)
+    window.show()
+    for dock in window.docks.values():
+        dock.show()
+    playback = window.runs.playback
+    stalls: list[float] = []
+    peak = [rss_mb()]
+
+    async def ticker(done: asyncio.Event) -> None:
+        while not done.is_set():
+            start = time.perf_counter()
+            await asyncio.sleep(0.005)
+            stalls.append((time.perf_counter() - start - 0.005) * 1000)
+            peak[0] = max(peak[0], rss_mb())
+
+    async def scenario() -> None:
+        await window.runs.store()
+        assert await window.runs.open_stored_run(RUN_ID) == RUN_ID
+        await asyncio.sleep(0.3)
+        before = rss_mb()
+        t0 = time.perf_counter()
+        playback.seek(playback.end_seq - 10)
+        await until_idle(playback)
+        first_back = (time.perf_counter() - t0) * 1000
+        checkpoints = playback.checkpoints
+        common = {"events": count, "window": f"{SIZE[0]}x{SIZE[1]}", "docks": len(window.docks)}
+        emit("playback_checkpoint_build_ms", checkpoints.build_s * 1000, "ms", checkpoints=len(checkpoints),
+             every_events=checkpoints.every, first_move_back_ms=round(first_back, 1), **common)
+        emit("playback_checkpoints_rss_mb", rss_mb() - before, "MB", rss_before_mb=round(before, 1), **common)
+        done = asyncio.Event()
+        tick = asyncio.ensure_future(ticker(done))
+        forward, backward = await drag(window, playback)
+        drag_stall = max(stalls)
+        stalls.clear()
+        step_frames = await steps(window, playback)
+        step_stall = max(stalls)
+        stalls.clear()
+        play_frames = await play(playback, 100.0, 0.5)  # 50 s of the run's 71 s
+        play_stall = max(stalls)
+        stalls.clear()
+        max_frames = await play(playback, 0.0, 1.0)
+        max_stall = max(stalls)
+        done.set()
+        await tick
+        stats("playback_drag_forward_frame_ms", forward, **common)
+        stats("playback_drag_backward_frame_ms", backward, **common)
+        emit("playback_drag_loop_stall_max_ms", drag_stall, "ms", target=50, **common)
+        stats("playback_step_frame_ms", step_frames, loop_stall_max_ms=round(step_stall, 1), **common)
+        stats("playback_play_100x_frame_ms", play_frames, loop_stall_max_ms=round(play_stall, 1), **common)
+        stats("playback_play_max_speed_frame_ms", max_frames, loop_stall_max_ms=round(max_stall, 1),
+              seq_reached=playback.seq, **common)
+        emit("playback_peak_rss_mb", peak[0], "MB", **common)
+
+    loop.run_until_complete(scenario())
+    window.document.undo_stack.setClean()
+    window.close()
+    loop.close()
+
+
+if __name__ == "__main__":
+    main()

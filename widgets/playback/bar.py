@@ -1,0 +1,132 @@
+"""`PlaybackBar`: the strip under the canvas that moves through a run — the track (`ScrubTrack`), play /
+pause, the speed, steps to the previous / next event, span and verdict, start / end, the moment shown
+(time and seq) and, for a live run, "live" or a "Back to live" button.
+
+Every control is a `QAction` with a shortcut (window-wide while the bar shows): Alt+←/→ event,
+Alt+Shift+←/→ span, Alt+PgUp/PgDown verdict, Alt+Home / Alt+End, Ctrl+Space play / pause.
+It only emits intents (`seek_requested`, `step_requested`, `play_requested`, `speed_changed`,
+`start_requested`, `end_requested`) and shows what it is told (`show_position`, `show_state`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
+
+from widgets.playback.track import ScrubTrack
+
+SPEED_CHOICES: list[tuple[str, float]] = [("1×", 1.0), ("2×", 2.0), ("5×", 5.0), ("10×", 10.0), ("100×", 100.0),
+                                          ("max", 0.0)]
+_Icon = QStyle.StandardPixmap
+# name, text, icon (None: the text), tip, shortcut, (step kind, direction) or None
+_STEPS = [
+    ("start", "Start", _Icon.SP_MediaSkipBackward, "To the run's start", "Alt+Home", None),
+    ("previous_verdict", "◂◆", None, "To the previous verdict", "Alt+PgUp", ("verdict", -1)),
+    ("previous_span", "◂▮", None, "To the previous span that started", "Alt+Shift+Left", ("span", -1)),
+    ("previous_event", "Previous event", _Icon.SP_MediaSeekBackward, "To the previous event", "Alt+Left",
+     ("event", -1)),
+    ("next_event", "Next event", _Icon.SP_MediaSeekForward, "To the next event", "Alt+Right", ("event", 1)),
+    ("next_span", "▮▸", None, "To the next span that starts", "Alt+Shift+Right", ("span", 1)),
+    ("next_verdict", "◆▸", None, "To the next verdict", "Alt+PgDown", ("verdict", 1)),
+    ("end", "End", _Icon.SP_MediaSkipForward, "To the end: the whole run (a live run: follow it)", "Alt+End", None),
+]
+
+
+class PlaybackBar(QWidget):
+    seek_requested = Signal(float)  # seconds from the run's start
+    step_requested = Signal(str, int)  # "event" | "span" | "verdict" | …, -1 / +1
+    play_requested = Signal()  # toggle play / pause
+    speed_changed = Signal(float)  # × the recorded pace; 0: as fast as possible
+    start_requested = Signal()
+    end_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("playback_bar")
+        self.track = ScrubTrack(self)
+        self.track.seek_requested.connect(self.seek_requested)
+        self.actions_by_name: dict[str, QAction] = {}
+        self.play_action = self._action("play", "Play", "Play the run at the chosen speed (Ctrl+Space)", "Ctrl+Space")
+        self.play_action.triggered.connect(self.play_requested)
+        self.speed = QComboBox(self)
+        self.speed.setObjectName("playback_speed")
+        self.speed.setToolTip("Playback speed, against the recorded timestamps (max: as fast as the window shows)")
+        for text, value in SPEED_CHOICES:
+            self.speed.addItem(text, value)
+        self.speed.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(self.speed.itemData(i))))
+        self.position = QLabel(self)
+        self.position.setObjectName("playback_position")
+        self.position.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.live_label = QLabel("● live", self)
+        self.live_label.setObjectName("playback_live")
+        self.live_label.setStyleSheet("color: #e74c3c; font-weight: bold")
+        self.live_button = QToolButton(self)
+        self.live_button.setText("Back to live")
+        self.live_button.setToolTip("Show the run as it is now and follow it again")
+        self.live_button.clicked.connect(self.end_requested)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        for name, text, icon, tip, keys, step in _STEPS:
+            action = self._action(name, text, f"{tip} ({keys})", keys)
+            if icon is not None:
+                action.setIcon(self.style().standardIcon(icon))
+            if step is not None:
+                action.triggered.connect(lambda _=False, s=step: self.step_requested.emit(*s))
+            elif name == "start":
+                action.triggered.connect(self.start_requested)
+            else:
+                action.triggered.connect(self.end_requested)
+            if name == "next_event":
+                layout.addWidget(self._button(self.play_action))
+            layout.addWidget(self._button(action))
+        layout.addWidget(self.speed)
+        layout.addWidget(self.track, 1)
+        layout.addWidget(self.position)
+        layout.addWidget(self.live_label)
+        layout.addWidget(self.live_button)
+        self.show_state(playing=False, live_run=False, following=True)
+
+    def _action(self, name: str, text: str, tip: str, keys: str) -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(f"playback_{name}")
+        action.setToolTip(tip)
+        action.setShortcut(QKeySequence(keys))
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.addAction(action)
+        self.actions_by_name[name] = action
+        return action
+
+    def _button(self, action: QAction) -> QToolButton:
+        button = QToolButton(self)
+        button.setDefaultAction(action)
+        button.setAutoRaise(True)
+        return button
+
+    # -- shown -----------------------------------------------------------------------------------
+    def show_position(self, seq: int, end_seq: int, seconds: float, end_seconds: float) -> None:
+        self.track.set_position(seconds)
+        self.position.setText(f"{clock_text(seconds)} / {clock_text(end_seconds)} · event {seq:,} of {end_seq:,}")
+
+    def show_state(self, *, playing: bool, live_run: bool, following: bool) -> None:
+        self.play_action.setText("Pause" if playing else "Play")
+        self.play_action.setIcon(self.style().standardIcon(
+            QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay))
+        self.play_action.setToolTip(("Pause" if playing else "Play the run at the chosen speed") + " (Ctrl+Space)")
+        self.live_label.setVisible(live_run and following)
+        self.live_button.setVisible(live_run and not following)
+
+    def set_speed(self, speed: float) -> None:
+        for i, (_text, value) in enumerate(SPEED_CHOICES):
+            if value == speed:
+                self.speed.setCurrentIndex(i)
+
+
+def clock_text(seconds: float) -> str:
+    """m:ss.s (h:mm:ss past an hour)."""
+    if seconds >= 3600:
+        whole = int(seconds)
+        return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes)}:{rest:04.1f}"
