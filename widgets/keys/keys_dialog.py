@@ -109,6 +109,7 @@ class KeysDialog(QDialog):
         self.add_server_button.clicked.connect(self._on_add_server_clicked)
         self.server_edit.returnPressed.connect(self._on_add_server_clicked)
         self._busy = False
+        self._loads = 0  # the newest listing wins: an older one that answers later is dropped
         self._update_buttons()
         self.refresh()
 
@@ -185,8 +186,10 @@ class KeysDialog(QDialog):
     async def _load_states(self, select: str | None = None, note: str = "") -> None:
         selected = select or (state.target if (state := self.selected_state()) else None)
         servers = list(self._servers)
+        self._loads += 1
+        mine = self._loads
         states, trouble = await self._run(lambda: (access.key_states(servers), access.keyring_problem()))
-        if not isValid(self):  # closed and deleted while the keyring answered
+        if not isValid(self) or mine != self._loads:  # closed while the keyring answered, or listed again since
             return
         self.model.set_states(states)
         if selected:
