@@ -30,6 +30,9 @@ rm -rf "dist/$NAME.tar.gz" dist/triadic-*.whl "dist/triadic-$VERSION.tar.gz" dis
 
 phase "wheel and sdist"
 "$PY" -m build --no-isolation --outdir dist . >build/wheel.log 2>&1 || { cat build/wheel.log; exit 1; }
+# setuptools leaves triadic.egg-info in the checkout; importlib.metadata would read its (build-time)
+# requirements before the venv's own, e.g. in tests/test_declared_dependencies.py
+rm -rf triadic.egg-info
 
 phase "bundle (PyInstaller)"
 "$PY" -m PyInstaller --noconfirm --clean --log-level WARN --distpath build/pyinstaller/dist \
