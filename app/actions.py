@@ -55,6 +55,7 @@ ACTION_SPECS: dict[str, tuple[str, QKeySequence | StdKey | str, str]] = {
     "toggle_minimap": ("&Minimap", "Ctrl+Shift+4", "Show or hide the minimap"),
     "dark_theme": ("&Dark Theme", "Ctrl+Shift+T", "Switch between the light and dark theme"),
     "keys": ("Models && &Keys…", "Ctrl+Alt+K", "Store API keys in the OS keyring, see where each comes from, test one"),
+    "export_settings": ("&Export…", "", "Send each finished run to an OpenTelemetry receiver (address, content)"),
 }
 
 

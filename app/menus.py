@@ -49,7 +49,7 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
     _add(run_menu, actions, "run", "stop", "pause", "step", "-", "breakpoint", "-", "open_run", "back_to_editing",
          "close_run")
     settings_menu = bar.addMenu("&Settings")
-    _add(settings_menu, actions, "keys")
+    _add(settings_menu, actions, "keys", "export_settings")
     return {"file": file_menu, "examples": examples, "recent": recent, "edit": edit_menu,
             "align": align, "view": view_menu, "panels": panels, "run": run_menu, "settings": settings_menu}
 

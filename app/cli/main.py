@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
+from app.cli.otel_args import add_export_script_parser, add_otel_parser, add_run_otel_options
 from app.cli.replay_args import add_determinism_parser, add_diff_parser, add_replay_parsers
 from app.version import VersionAction
 
@@ -30,6 +31,8 @@ _COMMANDS = {
     "check-determinism": "app.cli.cmd_determinism",
     "keys": "app.cli.cmd_keys",
     "self-test": "app.cli.cmd_self_test",
+    "otel": "app.cli.cmd_otel",
+    "export-script": "app.cli.cmd_export_script",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
@@ -39,6 +42,8 @@ _EPILOG = """examples:
   triadic fork 3f2a --at executor --model sim/gpt-4o-mini
   triadic diff 3f2a 9c1e                   # what differs between two runs
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
+  triadic otel 3f2a --endpoint http://127.0.0.1:4318   # the run as an OpenTelemetry trace
+  triadic export-script resources/examples/triad.triadic.json -o triad.py
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
 errors; diff: the runs differ; check-determinism: a node's output varied), 2 bad input or usage, 3 the run's
@@ -78,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--max-tokens", type=_amount(int), metavar="N", help="token budget of the run")
     limits.add_argument("--deadline", type=_amount(float), metavar="SECONDS", help="wall-clock budget of the run")
     limits.add_argument("--seed", type=_amount(int), metavar="N", help="seed (the simulated provider's answers)")
+    add_run_otel_options(run)
 
     val = sub.add_parser("validate", help="check workflow files", description="Check workflow files.")
     val.add_argument("files", nargs="+", metavar="FILE")
@@ -95,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parsers(sub, _DB_HELP)
     add_diff_parser(sub, _DB_HELP)
     add_determinism_parser(sub, _DB_HELP)
+    add_otel_parser(sub, _DB_HELP)
+    add_export_script_parser(sub)
     keys = sub.add_parser("keys", help="list, store or delete API keys (never shown)",
                           description="API keys of providers and servers, kept in the OS keyring.")
     keys.add_argument("action", nargs="?", choices=("list", "set", "delete"), default="list")
