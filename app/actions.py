@@ -17,6 +17,7 @@ ACTION_SPECS: dict[str, tuple[str, QKeySequence | StdKey | str, str]] = {
     "open": ("&Open…", StdKey.Open, "Open a workflow file"),
     "save": ("&Save", StdKey.Save, "Save the workflow"),
     "save_as": ("Save &As…", "Ctrl+Shift+S", "Save the workflow under a new name"),
+    "export_script": ("Export as &Python Script…", "", "Write the workflow as a standalone Python script that runs it headless"),
     "quit": ("&Quit", "Ctrl+Q", "Close the window"),
     "cut": ("Cu&t", StdKey.Cut, "Cut the selected nodes"),
     "copy": ("&Copy", StdKey.Copy, "Copy the selected nodes as workflow JSON"),

@@ -28,7 +28,7 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
     examples = file_menu.addMenu("New from &Example")
     _add(file_menu, actions, "open")
     recent = file_menu.addMenu("Open &Recent")
-    _add(file_menu, actions, "-", "save", "save_as", "-", "quit")
+    _add(file_menu, actions, "-", "save", "save_as", "-", "export_script", "-", "quit")
     edit_menu = bar.addMenu("&Edit")
     _add(edit_menu, actions, "undo", "redo", "-", "cut", "copy", "paste", "duplicate", "delete", "-",
          "select_all", "-")

@@ -78,7 +78,7 @@ class LiveOtelExport(QObject):
 
     def _on_done(self, message: str, ok: bool) -> None:
         self.pending = [f for f in self.pending if not f.done()]
-        self.line.setText(("Export: sent" if ok else "Export failed") + " ⓘ")
+        self.line.setText("Export: sent" if ok else "Export failed")
         self.line.setToolTip(message)
         self.line.setStyleSheet("" if ok else "color: #c0392b;")
         self._window.statusBar().showMessage(message, 8000 if ok else 20000)

@@ -67,3 +67,20 @@ def test_a_file_that_does_not_validate_is_refused(tmp_path: Path, capsys: pytest
     bad = write_doc(tmp_path / "bad.triadic.json", doc)
     assert main(["export-script", str(bad), "-o", str(tmp_path / "bad.py")]) == 2
     assert "holds a secret" in capsys.readouterr().err and not (tmp_path / "bad.py").exists()
+
+
+def test_file_menu_exports_the_open_workflow_as_a_script(qtbot: object, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from run_fixtures import run_window
+
+    from app import export_script_action
+
+    window = run_window(qtbot, tmp_path, "triad")  # type: ignore[arg-type]
+    window.document.workflow.set_param("planner", "prompt", "Edited, not saved: {goal}")
+    target = tmp_path / "triad.py"
+    monkeypatch.setattr(export_script_action, "ask_script_path", lambda _parent, suggested: str(target))
+    window.actions_by_name["export_script"].trigger()
+    assert target.exists() and "Edited, not saved" in target.read_text(encoding="utf-8")
+    done = _run_script(target, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "succeeded"
