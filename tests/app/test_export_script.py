@@ -69,7 +69,7 @@ def test_a_file_that_does_not_validate_is_refused(tmp_path: Path, capsys: pytest
     assert "holds a secret" in capsys.readouterr().err and not (tmp_path / "bad.py").exists()
 
 
-def test_file_menu_exports_the_open_workflow_as_a_script(qtbot: object, tmp_path: Path,
+def test_file_menu_exports_the_open_workflow_as_a_script(qtbot: object, gui_loop: object, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     from run_fixtures import run_window
 

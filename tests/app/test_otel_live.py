@@ -65,7 +65,8 @@ def test_a_refusing_receiver_shows_a_failure_and_keeps_the_run(
     assert "HTTP 400" in export.line.toolTip() and receiver.url in export.line.toolTip()
 
 
-def test_export_settings_dialog_checks_the_address_and_stores_it(qtbot: QtBot, tmp_path: Path) -> None:
+def test_export_settings_dialog_checks_the_address_and_stores_it(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
     window = run_window(qtbot, tmp_path, None)
     dialog = open_export_settings(window)
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
