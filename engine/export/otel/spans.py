@@ -45,7 +45,7 @@ class _RunSpans:
         self.trace = trace_id(p.run_id)
         table = p.span_table
         self.root = next((s for s in table.roots if table.spans[s].kind == "run"), None)
-        self.run_end = max(p.elapsed_s, *(s.end_ts or 0.0 for s in table.spans.values()))
+        self.run_end = max([p.elapsed_s, *(s.end_ts or 0.0 for s in table.spans.values())])
         self.evaluations = self._evaluations()
 
     def build(self) -> list[ReadableSpan]:
