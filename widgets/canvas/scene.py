@@ -78,7 +78,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.signals: WorkflowSignals | None = None
         self._building = False
         self.overview = OverviewPainter(self)
-        self.selectionChanged.connect(self.overview.invalidate)
+        self.selectionChanged.connect(self.overview.invalidate_boxes)
         self.selectionChanged.connect(self._on_selection_changed)
         self._selected_edges: set[EdgeItem] = set()
         self.marks = ProblemMarks(self)  # validation marks on nodes and edges
@@ -158,12 +158,13 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
 
     def update_edges(self, node_ids: Iterable[str]) -> None:
         """Recompute the paths of the edges attached to these nodes (each edge once)."""
+        node_ids = list(node_ids)
         todo: set[EdgeItem] = set()
         for node_id in node_ids:
             todo |= self._edges_of.get(node_id, set())
         for edge in todo:
             edge.update_path()
-        self.overview.invalidate()
+        self.overview.nodes_moved(node_ids)
 
     def sync_node_positions(self, node_ids: Iterable[str]) -> None:
         """Put these node items back where the model says they are (after a drag)."""
