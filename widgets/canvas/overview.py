@@ -8,7 +8,7 @@ every edge, grouped by colour.
 
 Edges are always shown: as hairlines, or, when there are more than `MAX_FAR_EDGES` edges below
 `FAR_ZOOM` (ten thousand hairlines cost ~100–190 ms a frame and only paint the screen grey), as
-one `EdgeDensity` image built once for the whole graph and blitted every frame.
+one `EdgeDensity` image of the whole graph (built on a worker) drawn every frame.
 
 While the view pans or zooms in this mode (`scene.moving`) the drawing comes from a
 `LayerCache` picture, and the scene pauses the items (`ItemPause`).
@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
@@ -55,7 +56,7 @@ class OverviewPainter:
         self._live_area = QRectF()  # where the live nodes and edges were last drawn
         self._edges_stale = True
         self.cache = LayerCache()
-        self.density = EdgeDensity()
+        self.density = EdgeDensity(self._on_density_ready)
         self.builds = 0  # batches built (tests, benchmarks)
 
     def set_active(self, active: bool) -> None:
@@ -65,7 +66,7 @@ class OverviewPainter:
         for item in self.scene.node_items.values():
             item.setFlag(_NO_CONTENTS, active)  # edges never paint themselves: the EdgeLayer stops
         self.scene.follow_gesture()
-        self.invalidate()
+        self.cache.invalidate()  # the batch itself (boxes, lines, density) does not depend on the mode
         self.scene.update()
 
     def adopt(self, item: QGraphicsItem) -> None:
@@ -74,22 +75,30 @@ class OverviewPainter:
             item.setFlag(_NO_CONTENTS, True)
         self.invalidate()
 
-    def invalidate(self) -> None:
-        """Nodes or edges changed: rebuild everything at the next paint."""
-        self._edges_stale = True
+    def invalidate(self, edges: bool = True) -> None:
+        """Nodes or edges changed (`edges` False: only colours): rebuild at the next paint, and tell the
+        scene's followers (`contents_changed`: the minimap)."""
+        self._edges_stale = self._edges_stale or edges
         self.invalidate_boxes()
+        self.scene.contents_changed.emit()
 
     def invalidate_boxes(self) -> None:
         """Only the boxes changed (selection, colours): the edges' lines and density image stay."""
         self._boxes = None
         self.cache.invalidate()
 
+    def _on_density_ready(self) -> None:
+        self.cache.invalidate()
+        if self.active and shiboken6.isValid(self.scene):  # the scene may be gone by the time a build ends
+            self.scene.update()
+
     def nodes_moved(self, node_ids: Iterable[str]) -> None:
         """Nodes moved and their edges were updated: when they are the live (dragged) ones, repaint
         only where they were and where they are now; else rebuild the batch."""
         live = {item.node_id for item in self._live_nodes}
         if self._boxes is None or not live or not live.issuperset(node_ids):
-            self.invalidate()
+            self._edges_stale = True  # not a drag: the scene tells its followers (`nodes_changed`)
+            self.invalidate_boxes()
         elif self.active:
             self.scene.update(self._live_area.united(self._current_live_area()))
 

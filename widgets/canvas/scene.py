@@ -21,7 +21,10 @@ Invariants:
   given from outside (`run.show(projection)`, `run.apply(changes)`); the items only carry its tooltip
   line and overview colour;
 - validation marks come from outside (`marks.show(problems)`, connected to the problems model's
-  `problems_changed`): the scene never validates; only items whose mark changed repaint.
+  `problems_changed`): the scene never validates; only items whose mark changed repaint;
+- followers of the picture (the minimap) hear `nodes_changed(ids)` when nodes move or change
+  (a drag: every step) and `contents_changed` for anything else; never `QGraphicsScene.changed`,
+  which also fires for every repaint of a pan or zoom.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ BSP_DEPTH = 6
 class CanvasScene(SceneMotionMixin, QGraphicsScene):
     theme_changed = Signal()
     workflow_replaced = Signal()
+    contents_changed = Signal()  # nodes or edges added, removed or recoloured (followers redraw all)
+    nodes_changed = Signal(list)  # these nodes moved or changed, with their edges (followers redraw them)
 
     def __init__(self, workflow: Workflow, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -165,6 +170,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         for edge in todo:
             edge.update_path()
         self.overview.nodes_moved(node_ids)
+        self.nodes_changed.emit(node_ids)
 
     def sync_node_positions(self, node_ids: Iterable[str]) -> None:
         """Put these node items back where the model says they are (after a drag)."""
