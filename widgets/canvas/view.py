@@ -39,7 +39,7 @@ from widgets.canvas.theme import LOD_SIMPLE
 from widgets.canvas.view_input import ViewInputMixin
 
 ROLE_MIME = "application/x-triadic-role"
-MIN_ZOOM, MAX_ZOOM = 0.03, 4.0
+MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) into a 400 px canvas
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 
 
