@@ -91,12 +91,12 @@ def pan_at(zoom: float) -> Callable[[WindowDriver, Gesture], None]:
             view.centerOn(view.canvas_scene().content_rect().center())
             driver.idle(600)
             pos = spot(driver, fraction)
-            gesture.frames.append(driver.mouse(_PRESS, pos, Qt.MouseButton.MiddleButton))
+            driver.mouse(_PRESS, pos, Qt.MouseButton.MiddleButton, paints=False)
             for i in range(60):
                 pos = pos + QPointF(-12 if i < 30 else 12, -5)
                 gesture.frames.append(driver.mouse(_MOVE, pos, Qt.MouseButton.MiddleButton))
                 driver.gap(16, gesture)
-            gesture.frames.append(driver.mouse(_RELEASE, pos, Qt.MouseButton.MiddleButton))
+            driver.mouse(_RELEASE, pos, Qt.MouseButton.MiddleButton, paints=False)
             driver.rest(gesture)
     return pan
 

@@ -90,13 +90,14 @@ class WindowDriver:
                 time.sleep(0.0005)
         return periods
 
-    def send(self, event: QEvent, target: QObject | None = None) -> float:
-        """One input and the frame it causes (ms of busy loop from delivery to painted)."""
+    def send(self, event: QEvent, target: QObject | None = None, paints: bool = True) -> float:
+        """One input and the frame it causes (ms of busy loop from delivery to painted); `paints`
+        False: an input that ends a gesture without changing the picture (its settle frame comes later)."""
         before = self.meter.paints
         started = time.perf_counter()
         QApplication.sendEvent(target or self.viewport, event)
         handled = (time.perf_counter() - started) * 1000
-        return handled + self._pump_until_paint(before)
+        return handled + (self._pump_until_paint(before) if paints else 0.0)
 
     def gap(self, ms: float, gesture: Gesture) -> None:
         """The pause between two inputs of one gesture: a paint in it is a frame the person sees."""
@@ -122,12 +123,12 @@ class WindowDriver:
               phase: Qt.ScrollPhase = Qt.ScrollPhase.NoScrollPhase) -> float:
         event = QWheelEvent(pos, self.viewport.mapToGlobal(pos), QPoint(0, pixels), QPoint(0, angle),
                             Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, phase, False)
-        return self.send(event)
+        return self.send(event, paints=angle != 0)
 
-    def mouse(self, kind: QEvent.Type, pos: QPointF, button: Qt.MouseButton) -> float:
+    def mouse(self, kind: QEvent.Type, pos: QPointF, button: Qt.MouseButton, paints: bool = True) -> float:
         held = Qt.MouseButton.NoButton if kind == QEvent.Type.MouseButtonRelease else button
         event = QMouseEvent(kind, pos, self.viewport.mapToGlobal(pos), button, held, Qt.KeyboardModifier.NoModifier)
-        return self.send(event)
+        return self.send(event, paints=paints)
 
     def key(self, key: Qt.Key, text: str = "") -> float:
         return self.send(QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier, text), self.view)
