@@ -12,7 +12,7 @@ PKG_LOCAL_LOCK := requirements/package-local.lock
 PKG_VENV := .venv-package
 EXAMPLE := resources/examples/triad.triadic.json
 
-.PHONY: run test lint bench lock local-model package package-local package-check clean
+.PHONY: run test test-phoenix lint bench lock local-model package package-local package-check clean
 
 $(STAMP): $(LOCK) pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,17 @@ lint: $(STAMP)
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q tests
+
+# Opt-in, not part of `make test`: a run exported to a real Arize Phoenix (its own venv, ~850 MB, ~145
+# packages; Phoenix takes ~40 s to start), read back through its REST API (tests/phoenix/check_phoenix.py).
+PHOENIX_VENV := .venv-phoenix
+$(PHOENIX_VENV)/.installed:
+	test -x $(PHOENIX_VENV)/bin/python || $(PYTHON) -m venv $(PHOENIX_VENV)
+	$(PHOENIX_VENV)/bin/python -m pip install --quiet arize-phoenix==20.26.1
+	touch $@
+
+test-phoenix: $(STAMP) $(PHOENIX_VENV)/.installed
+	$(BIN)/python -m tests.phoenix.check_phoenix $(PHOENIX_VENV)/bin/python
 
 $(VENV)/.bench: $(STAMP) $(BENCH_LOCK)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(BENCH_LOCK)
@@ -83,4 +94,4 @@ lock: $(STAMP)
 		--no-emit-index-url --no-emit-find-links --strip-extras -o $(PKG_LOCAL_LOCK) pyproject.toml
 
 clean:
-	rm -rf $(VENV) $(PKG_VENV) $(PKG_VENV)-local build dist
+	rm -rf $(VENV) $(PKG_VENV) $(PKG_VENV)-local $(PHOENIX_VENV) build dist

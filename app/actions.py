@@ -17,6 +17,7 @@ ACTION_SPECS: dict[str, tuple[str, QKeySequence | StdKey | str, str]] = {
     "open": ("&Open…", StdKey.Open, "Open a workflow file"),
     "save": ("&Save", StdKey.Save, "Save the workflow"),
     "save_as": ("Save &As…", "Ctrl+Shift+S", "Save the workflow under a new name"),
+    "export_script": ("Export as &Python Script…", "Ctrl+Shift+P", "Write the workflow as a standalone Python script that runs it headless"),
     "quit": ("&Quit", "Ctrl+Q", "Close the window"),
     "cut": ("Cu&t", StdKey.Cut, "Cut the selected nodes"),
     "copy": ("&Copy", StdKey.Copy, "Copy the selected nodes as workflow JSON"),
@@ -56,6 +57,7 @@ ACTION_SPECS: dict[str, tuple[str, QKeySequence | StdKey | str, str]] = {
     "toggle_minimap": ("&Minimap", "Ctrl+Shift+4", "Show or hide the minimap"),
     "dark_theme": ("&Dark Theme", "Ctrl+Shift+T", "Switch between the light and dark theme"),
     "keys": ("Models && &Keys…", "Ctrl+Alt+K", "Store API keys in the OS keyring, see where each comes from, test one"),
+    "export_settings": ("&Export…", "Ctrl+Alt+E", "Send each finished run to an OpenTelemetry receiver (address, content)"),
 }
 
 

@@ -28,7 +28,7 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
     examples = file_menu.addMenu("New from &Example")
     _add(file_menu, actions, "open")
     recent = file_menu.addMenu("Open &Recent")
-    _add(file_menu, actions, "-", "save", "save_as", "-", "import_run", "-", "quit")
+    _add(file_menu, actions, "-", "save", "save_as", "-", "import_run", "export_script", "-", "quit")
     edit_menu = bar.addMenu("&Edit")
     _add(edit_menu, actions, "undo", "redo", "-", "cut", "copy", "paste", "duplicate", "delete", "-",
          "select_all", "-")
@@ -49,7 +49,7 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
     _add(run_menu, actions, "run", "stop", "pause", "step", "-", "breakpoint", "-", "open_run", "back_to_editing",
          "close_run")
     settings_menu = bar.addMenu("&Settings")
-    _add(settings_menu, actions, "keys")
+    _add(settings_menu, actions, "keys", "export_settings")
     return {"file": file_menu, "examples": examples, "recent": recent, "edit": edit_menu,
             "align": align, "view": view_menu, "panels": panels, "run": run_menu, "settings": settings_menu}
 

@@ -8,6 +8,7 @@
   span in the Trace (`RunViews.show_event`).
 - Memory: given the trace store once it is open, to compare a run's workflow / global memory with
   what the store holds now.
+- Export: Settings ▸ Export… and the live OpenTelemetry export of finished runs (`app.otel_live`).
 - Keys: Settings ▸ Models & Keys opens the keys dialog; a run whose models lack a key opens the
   missing-keys dialog (store them, then Start run starts the same run again).
 
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog
 
 from app.keys_dialog_actions import open_keys_dialog
+from app.otel_live import wire_live_export
 from widgets.contracts import ContractsPanel
 from widgets.human_gate import HumanGatePanel
 from widgets.memory_view import MemoryPanel
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 def wire_run_panels(window: MainWindow) -> None:
     runs = window.runs
     window.actions_by_name["keys"].triggered.connect(lambda _=False: open_keys_dialog(window))
+    wire_live_export(window)
     runs.missing_keys_handler = lambda lines, recheck, again: ask_for_keys(window, lines, recheck, again)
     human = _panel(window, "human", HumanGatePanel)
     if human is not None:

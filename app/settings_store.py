@@ -1,4 +1,5 @@
-"""Remembered user preferences (QSettings, INI format): recent files, theme, window geometry/state.
+"""Remembered user preferences (QSettings, INI format): recent files, theme, window geometry/state, the
+OpenTelemetry export of finished runs (Settings ▸ Export).
 
 Tests point QSettings at a temporary directory with `QSettings.setPath(IniFormat, UserScope, dir)`.
 Invariant: only file paths and UI preferences are stored here, never secrets.
@@ -56,3 +57,17 @@ def save_window_state(geometry: QByteArray, state: QByteArray) -> None:
     settings = app_settings()
     settings.setValue("window/geometry", geometry)
     settings.setValue("window/state", state)
+
+
+def otel_export() -> tuple[str, bool]:
+    """Settings ▸ Export: the OTLP/HTTP receiver each finished run is sent to ("" = off), and whether
+    prompts and replies go too."""
+    settings = app_settings()
+    endpoint = str(settings.value("export/otel_endpoint", "") or "").strip()
+    return endpoint, str(settings.value("export/otel_include_content", "false")).lower() == "true"
+
+
+def set_otel_export(endpoint: str, include_content: bool) -> None:
+    settings = app_settings()
+    settings.setValue("export/otel_endpoint", endpoint.strip())
+    settings.setValue("export/otel_include_content", "true" if include_content else "false")

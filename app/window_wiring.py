@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app import settings_store
 from app.actions import set_tip
+from app.export_script_action import export_script
 from app.menus import fill_path_menu
 from app.resource_paths import bundled_examples
 from app.themes import apply_theme
@@ -34,6 +35,7 @@ def wire_window(window: MainWindow) -> None:
     _on(a["open"], files.open)
     _on(a["save"], files.save)
     _on(a["save_as"], files.save_as)
+    _on(a["export_script"], lambda: export_script(window))
     _on(a["quit"], window.close)
     _on(a["cut"], editor.clipboard.cut)
     _on(a["copy"], editor.clipboard.copy)

@@ -6,7 +6,9 @@ goes through `app.cli.drive.drive_run` on a fresh asyncio loop. Exit 0 when the 
 it failed / was cancelled / exceeded a budget / broke one of its workflow's trace contracts, 3 when part of its trace could not be recorded (a final
 `problem:` line on stderr; with --json a last `recording_incomplete` object), 130 when the user pressed
 Ctrl-C (the run is cancelled cleanly and the store closed, so the DB stays consistent). `--input`
-values may come from a file (`NAME=@path`) or stdin (`NAME=@-`).
+values may come from a file (`NAME=@path`) or stdin (`NAME=@-`). `--otel URL` sends the run, once it has
+ended, to an OTLP/HTTP receiver; a failed export is one `triadic:` line on stderr and never changes the
+run's exit code.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_RECORDED, EXIT_OK, CliError
 from app.cli.input_values import resolve_inputs
 from app.cli.options import apply_run_limits, check_inputs, check_overrides, parse_pairs
 from app.cli.workflow_file import errors_of, load, problem_lines
+
+if TYPE_CHECKING:
+    from engine.store import TraceStore
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -57,6 +63,8 @@ def execute(args: argparse.Namespace) -> int:
                          stream=args.stream, auto_approve=args.auto_approve, auto_reject=args.auto_reject)
     try:
         outcome = asyncio.run(drive_run(plan, workflow, store, options, source=args.file))
+        if args.otel:
+            _export_otel(store, outcome.board.run_id, args)
     except asyncio.CancelledError:  # a second Ctrl-C: stop waiting for the cancelled run
         print("triadic: interrupted before the run finished cancelling", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -72,3 +80,21 @@ def execute(args: argparse.Namespace) -> int:
         return EXIT_NOT_RECORDED
     broken = outcome.board.contracts is not None and outcome.board.contracts.violated > 0
     return EXIT_OK if outcome.board.status == "succeeded" and not broken else EXIT_FAILED
+
+
+def _export_otel(store: TraceStore, run_id: str, args: argparse.Namespace) -> None:
+    """Send the run that just ended to `--otel`; any failure is reported, never raised."""
+    from app.cli.otel_export import OtelTarget, export_runs
+    from engine.export.otel import OtelExportError
+
+    run = store.get_run(run_id) if run_id else None
+    if run is None:
+        return
+    target = OtelTarget(endpoint=args.otel, include_content=args.otel_include_content)
+    try:
+        count = export_runs(store, [run], target)
+    except OtelExportError as exc:
+        print(f"triadic: the run was not exported: {exc}", file=sys.stderr)
+        return
+    if not args.json:
+        print(f"exported {count} spans to {target.where}", file=sys.stderr)

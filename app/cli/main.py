@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from app.cli.bundle_args import add_bundle_parsers
 from app.cli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CliError
+from app.cli.otel_args import add_export_script_parser, add_otel_parser, add_run_otel_options
 from app.cli.replay_args import add_determinism_parser, add_diff_parser, add_replay_parsers
 from app.version import VersionAction
 
@@ -34,6 +35,8 @@ _COMMANDS = {
     "check": "app.cli.cmd_check",
     "keys": "app.cli.cmd_keys",
     "self-test": "app.cli.cmd_self_test",
+    "otel": "app.cli.cmd_otel",
+    "export-script": "app.cli.cmd_export_script",
 }
 _EPILOG = """examples:
   triadic run resources/examples/triad.triadic.json --input goal='Plan a garden'
@@ -46,6 +49,8 @@ _EPILOG = """examples:
   triadic import run.triadic-run           # add it to this store (then replay or fork it)
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
   triadic check 3f2a 9c1e                  # past runs against their workflow's trace contracts
+  triadic otel 3f2a --endpoint http://127.0.0.1:4318   # the run as an OpenTelemetry trace
+  triadic export-script resources/examples/triad.triadic.json -o triad.py
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
 errors; diff: the runs differ; check-determinism: a node's output varied; check: a contract was violated), 2 bad input or usage, 3 the run's
@@ -85,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--max-tokens", type=_amount(int), metavar="N", help="token budget of the run")
     limits.add_argument("--deadline", type=_amount(float), metavar="SECONDS", help="wall-clock budget of the run")
     limits.add_argument("--seed", type=_amount(int), metavar="N", help="seed (the simulated provider's answers)")
+    add_run_otel_options(run)
 
     val = sub.add_parser("validate", help="check workflow files", description="Check workflow files.")
     val.add_argument("files", nargs="+", metavar="FILE")
@@ -109,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("run_ids", nargs="+", metavar="RUN", help="run id or a unique prefix of it")
     check.add_argument("--workflow", "-w", metavar="FILE", help="check against this file's contracts")
     check.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    add_otel_parser(sub, _DB_HELP)
+    add_export_script_parser(sub)
     keys = sub.add_parser("keys", help="list, store or delete API keys (never shown)",
                           description="API keys of providers and servers, kept in the OS keyring.")
     keys.add_argument("action", nargs="?", choices=("list", "set", "delete"), default="list")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from engine.graph.generate import generate_workflow
 from widgets.canvas import CanvasScene, CanvasView, Minimap
-from widgets.canvas.minimap import REDRAW_MS
+from widgets.canvas.minimap import PARTIAL_MS
 from widgets.canvas.theme import LOD_SIMPLE
 
 
@@ -138,26 +138,27 @@ def test_minimap_click_recentres_the_view(canvas, qtbot):
     minimap.redraw()
     node = list(scene.node_items.values())[-1]
     goal = node.sceneBoundingRect().center()
-    scale, dx, dy = minimap._transform()
+    scale, dx, dy = minimap.picture.transform()
     click = QPoint(round(goal.x() * scale + dx), round(goal.y() * scale + dy))
     QTest.mouseClick(minimap, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, click)
     centre = view.mapToScene(view.viewport().rect().center())
     assert abs(centre.x() - goal.x()) < 2 / scale and abs(centre.y() - goal.y()) < 2 / scale
 
 
-def test_minimap_redraw_is_rate_limited(canvas, qtbot):
+def test_minimap_redraw_of_moved_nodes_is_partial_and_rate_limited(canvas, qtbot):
     wf, _, view = canvas
     minimap = Minimap(view)
     qtbot.addWidget(minimap)
     minimap.show()
-    start = minimap.redraw_count
+    full, partial = minimap.picture.full_redraws, minimap.picture.partial_redraws
     started = time.monotonic()
     for i, node_id in enumerate(list(wf.nodes)[:50]):
         wf.move_node(node_id, i * 3.0, 0.0)
         qtbot.wait(1)
     burst_ms = (time.monotonic() - started) * 1000
-    qtbot.wait(400)
-    redraws = minimap.redraw_count - start
-    # at most one redraw per REDRAW_MS while changes keep coming (however slow the machine), and one after
-    assert 1 <= redraws <= burst_ms / REDRAW_MS + 2
-    assert redraws < 50
+    qtbot.wait(200)
+    partials = minimap.picture.partial_redraws - partial
+    # moves only redraw the moved nodes' area, at most once per PARTIAL_MS (however slow the machine)
+    assert minimap.picture.full_redraws == full
+    assert 1 <= partials <= burst_ms / PARTIAL_MS + 2
+    assert partials < 50

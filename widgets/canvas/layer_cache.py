@@ -25,7 +25,7 @@ from PySide6.QtGui import QImage, QPainter, QTransform
 
 MARGIN = 0.3  # of the exposed width / height, on each side
 MARGIN_IN = 0.02  # the same while zooming in
-MIN_RATIO, MAX_RATIO = 0.62, 1.3  # current zoom / zoom of the picture
+MIN_RATIO, MAX_RATIO = 0.62, 1.75  # current zoom / zoom of the picture (3 wheel notches in)
 MAX_PIXELS = 12_000_000
 
 Painter = Callable[[QPainter, QRectF], None]  # paints the layer's content for a scene area

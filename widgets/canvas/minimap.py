@@ -1,24 +1,28 @@
 """The minimap: the whole graph downscaled, with the view's visible rectangle; click or drag to go.
 
 Invariants:
-- the graph image is redrawn at most every `REDRAW_MS` (scene changes only mark it stale), so a
-  drag on 5,000 nodes does not repaint the minimap per frame; the viewport rectangle is cheap and
-  follows every scroll and zoom at once;
-- it draws nodes as role-coloured boxes (a node with a validation mark in the mark's colour) (and edges as thin lines up to `MAX_EDGES`) straight from
-  the scene's items — it never renders the scene itself;
+- it follows the scene's `contents_changed` (nodes or edges added, removed, recoloured: the whole
+  image is redrawn, at most every `REDRAW_MS`) and `nodes_changed(ids)` (nodes moved or changed,
+  e.g. every step of a drag: only the area those nodes and their edges covered before and cover
+  now is redrawn — a dirty rectangle — at most every `PARTIAL_MS`); a pan or zoom of the view
+  never redraws the image, only the cheap viewport rectangle, which follows every scroll and zoom;
+- it draws nodes as flat boxes (`NodeItem.flat_color`: mark, run state or role colour), batched
+  per colour, and edges as thin lines up to `MAX_EDGES` — straight from the scene's items, never
+  rendering the scene itself;
 - clicking or dragging only calls `view.centerOn`.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from widgets.canvas.minimap_paint import MinimapPicture
 from widgets.canvas.view import CanvasView
 
 REDRAW_MS = 250
-MAX_EDGES = 4000
+PARTIAL_MS = 40
 
 
 class Minimap(QWidget):
@@ -28,57 +32,48 @@ class Minimap(QWidget):
         self.setMinimumSize(160, 110)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self._image = QImage()
-        self._world = QRectF()  # the scene rectangle the image shows
+        self.picture = MinimapPicture(view.canvas_scene())
+        self._full = False  # a whole redraw is due
+        self._dirty: set[str] = set()  # nodes whose area is due for a partial redraw
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(REDRAW_MS)
-        self._timer.timeout.connect(self.redraw)
+        self._timer.timeout.connect(self._on_timer)
         scene = view.canvas_scene()
-        scene.changed.connect(self._schedule)
+        scene.contents_changed.connect(self._schedule_full)
+        scene.nodes_changed.connect(self._schedule_nodes)
         scene.theme_changed.connect(self.redraw)
         scene.workflow_replaced.connect(self.redraw)
         view.viewport_changed.connect(self.update)
-        self.redraw_count = 0
+
+    @property
+    def redraw_count(self) -> int:
+        return self.picture.full_redraws
 
     def sizeHint(self) -> QSize:
         return QSize(240, 160)
 
-    def _schedule(self) -> None:
-        if not self._timer.isActive():
-            self._timer.start()
+    def _schedule_full(self) -> None:
+        self._full = True
+        if not self._timer.isActive() or self._timer.remainingTime() > REDRAW_MS:
+            self._timer.start(REDRAW_MS)
 
-    # -- drawing -----------------------------------------------------------------------------
-    def _transform(self) -> tuple[float, float, float]:
-        """(scale, dx, dy) mapping scene coordinates into the widget, aspect kept and centred."""
-        world = self._world
-        if not world.isValid() or world.width() <= 0 or world.height() <= 0:
-            return 1.0, 0.0, 0.0
-        scale = min(self.width() / world.width(), self.height() / world.height())
-        dx = (self.width() - world.width() * scale) / 2 - world.left() * scale
-        dy = (self.height() - world.height() * scale) / 2 - world.top() * scale
-        return scale, dx, dy
+    def _schedule_nodes(self, node_ids: list[str]) -> None:
+        self._dirty.update(node_ids)
+        if not self._timer.isActive():
+            self._timer.start(PARTIAL_MS)
+
+    def _on_timer(self) -> None:
+        if self._full or self.picture.image.isNull():
+            self.redraw()
+        elif self._dirty:
+            self.update(self.picture.redraw_nodes(self._dirty).toAlignedRect())
+        self._dirty.clear()
 
     def redraw(self) -> None:
-        """Re-render the graph image from the scene's items."""
-        scene = self.view.canvas_scene()
-        self._world = scene.content_rect().adjusted(-60, -60, 60, 60)
-        self._image = QImage(self.size(), QImage.Format.Format_ARGB32_Premultiplied)
-        self._image.fill(scene.theme.background)
-        scale, dx, dy = self._transform()
-        painter = QPainter(self._image)
-        painter.translate(dx, dy)
-        painter.scale(scale, scale)
-        if len(scene.edge_items) <= MAX_EDGES:
-            painter.setPen(QPen(scene.theme.edge, 0))
-            painter.drawLines([e.line() for e in scene.edge_items.values()])
-        theme = scene.theme
-        for item in scene.comment_items.values():
-            painter.fillRect(item.sceneBoundingRect(), item.color)
-        for node in scene.node_items.values():
-            painter.fillRect(node.sceneBoundingRect(), node.flat_color(theme))
-        painter.end()
-        self.redraw_count += 1
+        """Re-render the whole graph image from the scene's items."""
+        self._full = False
+        self._dirty.clear()
+        self.picture.redraw(self.size())
         self.update()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -87,9 +82,9 @@ class Minimap(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        if not self._image.isNull():
-            painter.drawImage(0, 0, self._image)
-        scale, dx, dy = self._transform()
+        if not self.picture.image.isNull():
+            painter.drawImage(0, 0, self.picture.image)
+        scale, dx, dy = self.picture.transform()
         visible = self.view.visible_scene_rect()
         box = QRectF(visible.left() * scale + dx, visible.top() * scale + dy,
                      visible.width() * scale, visible.height() * scale)
@@ -106,7 +101,7 @@ class Minimap(QWidget):
 
     # -- navigation --------------------------------------------------------------------------
     def scene_pos_at(self, pos: QPointF) -> QPointF:
-        scale, dx, dy = self._transform()
+        scale, dx, dy = self.picture.transform()
         return QPointF((pos.x() - dx) / scale, (pos.y() - dy) / scale)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -120,3 +115,4 @@ class Minimap(QWidget):
     def _go(self, pos: QPointF) -> None:
         self.view.centerOn(self.scene_pos_at(pos))
         self.view.viewport_changed.emit()
+

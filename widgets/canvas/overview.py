@@ -4,31 +4,40 @@ Painting 15,000 items one Python `paint()` at a time costs ~25 µs each (≈400 
 5,000 nodes); below `LOD_SIMPLE` the node items are flagged `ItemHasNoContents` (Qt skips their
 paint but keeps them in the index for hit tests and selection), the `EdgeLayer` draws nothing,
 and this draws every node as a filled box (in its validation mark's colour when it has one) and
-every edge as a hairline, grouped by colour.
+every edge, grouped by colour.
 
-Edges are left out when there are many of them and the zoom is very low (more than
-`MAX_FAR_EDGES` edges below `FAR_ZOOM`): ten thousand hairlines cost ~100 ms a frame and, at
-that scale, only paint the screen grey.
+Edges are always shown: as hairlines, or, when there are more than `MAX_FAR_EDGES` edges below
+`FAR_ZOOM` (ten thousand hairlines cost ~100–190 ms a frame and only paint the screen grey), as
+one `EdgeDensity` image of the whole graph (built on a worker) drawn every frame.
 
 While the view pans or zooms in this mode (`scene.moving`) the drawing comes from a
-`LayerCache` picture (redrawn only when the view leaves it or the zoom drifts), since ten
-thousand hairlines alone cost ~25 ms, and the scene pauses the items (`ItemPause`).
+`LayerCache` picture, and the scene pauses the items (`ItemPause`).
 
-Invariants: the batch is rebuilt lazily after `invalidate()` (any model change, move or
-selection change); switching the mode on or off is the only place item flags change.
+While nodes are dragged (`scene.fast_mode`) the selected nodes and their edges are *live*: left
+out of the batch (built once when the drag starts) and drawn directly on top each frame, so a
+drag step repaints only the area the moved nodes and their edges cover (`nodes_moved`), never
+rebuilding the overview.
+
+Invariants: the batch is rebuilt lazily after `invalidate()` (a model change, a selection change,
+the start or end of a drag); switching the mode on or off is the only place item flags change.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from widgets.canvas.edge_density import EdgeDensity
 from widgets.canvas.layer_cache import LayerCache
+from widgets.canvas.node_item import NodeItem
 
 if TYPE_CHECKING:
+    from widgets.canvas.edge_item import EdgeItem
     from widgets.canvas.scene import CanvasScene
 
 _NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
@@ -42,7 +51,13 @@ class OverviewPainter:
         self.active = False
         self._boxes: dict[str, list[QRectF]] | None = None
         self._lines: list[QLineF] = []
+        self._live_nodes: list[NodeItem] = []  # dragged: drawn on top each frame, not in the batch
+        self._live_edges: list[EdgeItem] = []
+        self._live_area = QRectF()  # where the live nodes and edges were last drawn
+        self._edges_stale = True
         self.cache = LayerCache()
+        self.density = EdgeDensity(self._on_density_ready)
+        self.builds = 0  # batches built (tests, benchmarks)
 
     def set_active(self, active: bool) -> None:
         if active == self.active:
@@ -51,7 +66,7 @@ class OverviewPainter:
         for item in self.scene.node_items.values():
             item.setFlag(_NO_CONTENTS, active)  # edges never paint themselves: the EdgeLayer stops
         self.scene.follow_gesture()
-        self.invalidate()
+        self.cache.invalidate()  # the batch itself (boxes, lines, density) does not depend on the mode
         self.scene.update()
 
     def adopt(self, item: QGraphicsItem) -> None:
@@ -60,40 +75,96 @@ class OverviewPainter:
             item.setFlag(_NO_CONTENTS, True)
         self.invalidate()
 
-    def invalidate(self) -> None:
+    def invalidate(self, edges: bool = True) -> None:
+        """Nodes or edges changed (`edges` False: only colours): rebuild at the next paint, and tell the
+        scene's followers (`contents_changed`: the minimap)."""
+        self._edges_stale = self._edges_stale or edges
+        self.invalidate_boxes()
+        self.scene.contents_changed.emit()
+
+    def invalidate_boxes(self) -> None:
+        """Only the boxes changed (selection, colours): the edges' lines and density image stay."""
         self._boxes = None
         self.cache.invalidate()
+
+    def _on_density_ready(self) -> None:
+        self.cache.invalidate()
+        if self.active and shiboken6.isValid(self.scene):  # the scene may be gone by the time a build ends
+            self.scene.update()
+
+    def nodes_moved(self, node_ids: Iterable[str]) -> None:
+        """Nodes moved and their edges were updated: when they are the live (dragged) ones, repaint
+        only where they were and where they are now; else rebuild the batch."""
+        live = {item.node_id for item in self._live_nodes}
+        if self._boxes is None or not live or not live.issuperset(node_ids):
+            self._edges_stale = True  # not a drag: the scene tells its followers (`nodes_changed`)
+            self.invalidate_boxes()
+        elif self.active:
+            self.scene.update(self._live_area.united(self._current_live_area()))
+
+    def _current_live_area(self) -> QRectF:
+        area = QRectF()
+        for item in self._live_nodes:
+            area = area.united(item.sceneBoundingRect())
+        for edge in self._live_edges:
+            area = area.united(edge.bounds)
+        return area.adjusted(-2, -2, 2, 2)
 
     def _build(self) -> dict[str, list[QRectF]]:
         scene = self.scene
         theme = scene.theme
         selection = theme.selection.name()
+        live_nodes = [i for i in scene.selectedItems() if isinstance(i, NodeItem)] if scene.fast_mode else []
+        skip = set(live_nodes)
+        live_edges = {edge for node in live_nodes for edge in scene.edges_of(node.node_id)}
+        if self._edges_stale or live_edges != set(self._live_edges):
+            self._lines = [edge.line() for edge in scene.edge_items.values() if edge not in live_edges]
+            self.density.invalidate()
+            self._edges_stale = False
+        self._live_nodes, self._live_edges = live_nodes, list(live_edges)
         boxes: dict[str, list[QRectF]] = {}
         for item in scene.node_items.values():
-            key = selection if item.isSelected() else item.flat_color(theme).name()
-            boxes.setdefault(key, []).append(item.body_rect().translated(item.pos()))
-        self._lines = [edge.line() for edge in scene.edge_items.values()]
+            if item not in skip:
+                key = selection if item.isSelected() else item.flat_color(theme).name()
+                boxes.setdefault(key, []).append(item.body_rect().translated(item.pos()))
+        self.builds += 1
         return boxes
 
     def paint(self, painter: QPainter, exposed: QRectF) -> None:
         if self._boxes is None:
             self._boxes = self._build()
-        with_edges = len(self._lines) <= MAX_FAR_EDGES or painter.worldTransform().m11() >= FAR_ZOOM
-        if self.scene.moving:
-            self.cache.draw(painter, exposed, (self.scene.theme.dark, with_edges), self._paint_batch,
-                            scaled=self.scene.zooming)
+        if self.scene.moving and not self._live_nodes:
+            self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_batch, scaled=self.scene.zooming)
         else:
             self._paint_batch(painter, exposed)
+        if self._live_nodes:
+            self._paint_live(painter)
 
     def _paint_batch(self, painter: QPainter, exposed: QRectF) -> None:
         boxes = self._boxes or {}
+        theme = self.scene.theme
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         if len(self._lines) <= MAX_FAR_EDGES or painter.worldTransform().m11() >= FAR_ZOOM:
-            painter.setPen(QPen(self.scene.theme.edge, 0))
+            painter.setPen(QPen(theme.edge, 0))
             painter.drawLines(self._lines)
+        else:
+            self.density.draw(painter, self._lines, theme.edge)
         painter.setPen(Qt.PenStyle.NoPen)
         for color, rects in boxes.items():
             painter.setBrush(QColor(color))
             painter.drawRects(rects)
         painter.restore()
+
+    def _paint_live(self, painter: QPainter) -> None:
+        """The dragged nodes and their edges, where they are now."""
+        theme = self.scene.theme
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(QPen(theme.selection, 0))
+        painter.drawLines([edge.line() for edge in self._live_edges])
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(theme.selection)
+        painter.drawRects([item.body_rect().translated(item.pos()) for item in self._live_nodes])
+        painter.restore()
+        self._live_area = self._current_live_area()

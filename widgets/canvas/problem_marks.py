@@ -104,7 +104,7 @@ class ProblemMarks:
         changed = _apply(self.nodes, nodes, scene.node_items) | _apply(self.edges, edges, scene.edge_items)
         self.nodes, self.edges = nodes, edges
         if changed:
-            scene.overview.invalidate()  # the far-zoom boxes take the marks' colours
+            scene.overview.invalidate(edges=False)  # the far-zoom boxes (and the minimap) take the marks' colours
             scene.edge_layer.cache.invalidate()  # the zoom picture holds node snapshots
             if scene.overview.active:
                 scene.update()  # items paint nothing then: the overview is repainted instead

@@ -169,14 +169,16 @@ class RunOverlay(QObject):
             item.set_run_note("")
 
     def _changed(self, node_ids: Iterable[str]) -> None:
+        node_ids = list(node_ids)
         items = self.scene.node_items
         for node_id in node_ids:
             item = items.get(node_id)
             if item is not None:
                 self.layer.update(decor_rect(item))
+        self.scene.overview.invalidate_boxes()  # the far-zoom boxes take the state colours
         if self.scene.overview.active:
-            self.scene.overview.invalidate()
             self.scene.update()
+        self.scene.nodes_changed.emit(node_ids)  # the minimap redraws these boxes
         self._animate()
 
     def _animate(self) -> None:
@@ -233,4 +235,4 @@ class RunOverlay(QObject):
     def refresh_colors(self) -> None:
         """The theme changed: the overview's flat boxes take the state colours of the new theme."""
         self._on_scene_workflow_replaced()
-        self.scene.overview.invalidate()
+        self.scene.overview.invalidate(edges=False)

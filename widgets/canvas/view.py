@@ -7,12 +7,15 @@ Invariants:
 - rendering is deliberate: `BoundingRectViewportUpdate` (one repaint rectangle per change, cheap
   for drags), cached background, and antialiasing only at or above `LOD_SIMPLE` zoom and never
   while dragging; while the view scrolls or zooms the scene is `moving` (edges without
-  antialiasing, drawn from cached pictures; `zooming` while the zoom changes) until `SETTLE_MS`
-  without motion, then it is redrawn smooth; a click or a selection first brings the view to
+  antialiasing, drawn from cached pictures; `zooming` while the zoom changes) until the gesture
+  is over — `SETTLE_MS` without input *and* without a frame (a slow frame never ends a gesture
+  whose next input is still queued behind it) — then it is redrawn smooth; a click or a selection first brings the view to
   rest (`settle_now`), so hit tests always see every item.
 """
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -23,6 +26,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QToolTip, QWidget
@@ -35,7 +39,7 @@ from widgets.canvas.theme import LOD_SIMPLE
 from widgets.canvas.view_input import ViewInputMixin
 
 ROLE_MIME = "application/x-triadic-role"
-MIN_ZOOM, MAX_ZOOM = 0.03, 4.0
+MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) into a 400 px canvas
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 
 
@@ -66,6 +70,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._fast = False
         self._scaling = False
         self._canvas_scene = scene  # keeps the scene alive as long as the view
+        self._quiet_since = 0.0  # monotonic time of the last input or frame of a gesture
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
@@ -187,16 +192,27 @@ class CanvasView(ViewInputMixin, QGraphicsView):
     def _note_motion(self) -> None:
         """The view moved: paint cheaply until it has been still for `SETTLE_MS`."""
         self.canvas_scene().set_moving(True)
-        self._settle.start()
+        self._quiet_since = time.monotonic()
+        self._settle.start(SETTLE_MS)
 
     def _on_settled(self) -> None:
+        """The settle timer ran out: end the gesture if input and frames have been quiet long enough."""
+        quiet_ms = (time.monotonic() - self._quiet_since) * 1000
+        if quiet_ms < SETTLE_MS:
+            self._settle.start(max(1, round(SETTLE_MS - quiet_ms)))
+            return
         self.canvas_scene().set_moving(False)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.canvas_scene().moving:
+            self._quiet_since = time.monotonic()
 
     def settle_now(self) -> None:
         """Come to rest at once (before a click or a selection: every item back in hit tests)."""
         if self.canvas_scene().moving:
             self._settle.stop()
-            self._on_settled()
+            self.canvas_scene().set_moving(False)
 
     def resizeEvent(self, event: object) -> None:
         super().resizeEvent(event)  # type: ignore[arg-type]

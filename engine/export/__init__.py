@@ -1,0 +1,1 @@
+"""Exports of runs to other tools: `engine.export.otel` (OpenTelemetry, GenAI semantic conventions)."""
