@@ -29,6 +29,8 @@ _COMMANDS = {
     "diff": "app.cli.cmd_diff",
     "check-determinism": "app.cli.cmd_determinism",
     "keys": "app.cli.cmd_keys",
+    "prune": "app.cli.cmd_prune",
+    "vacuum": "app.cli.cmd_vacuum",
     "self-test": "app.cli.cmd_self_test",
 }
 _EPILOG = """examples:
@@ -38,6 +40,7 @@ _EPILOG = """examples:
   triadic replay 3f2a                      # re-run from the recording: no provider call
   triadic fork 3f2a --at executor --model sim/gpt-4o-mini
   triadic diff 3f2a 9c1e                   # what differs between two runs
+  triadic prune --older-than 30 --keep 10 --dry-run
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
 
 exit codes: 0 success, 1 the run failed / was cancelled / exceeded a budget (validate: a file has
@@ -91,6 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_id", metavar="RUN_ID", help="run id or a unique prefix of it")
     show.add_argument("--db", metavar="PATH", help=_DB_HELP)
     show.add_argument("--events", action="store_true", help="also dump every event as JSON")
+
+    prune = sub.add_parser("prune", help="remove old runs from the trace store",
+                           description="Remove runs that meet every rule given; live runs and the sources of "
+                                       "replays or forks that stay are kept.")
+    prune.add_argument("--older-than", type=_amount(float), metavar="DAYS", help="runs started more than DAYS ago")
+    prune.add_argument("--keep", type=_amount(int), metavar="N", help="keep the newest N runs of each workflow")
+    prune.add_argument("--dry-run", action="store_true", help="say what would be removed; remove nothing")
+    prune.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    vacuum = sub.add_parser("vacuum", help="compact the trace database", description="Compact the trace database.")
+    vacuum.add_argument("--db", metavar="PATH", help=_DB_HELP)
 
     add_replay_parsers(sub, _DB_HELP)
     add_diff_parser(sub, _DB_HELP)
