@@ -37,6 +37,7 @@ class RunTree:
             s = item.summary
             origin = s.replay_of or s.fork_of
             source.append(position.get(origin, ROOT) if origin else ROOT)
+        _break_cycles(source)
         matched = {i for i, item in enumerate(listings) if keep is None or keep(item)}
         shown = set(matched)
         for index in matched:  # the ancestors of a match stay visible
@@ -76,3 +77,20 @@ class RunTree:
             out.append(self.listings[index].run_id)
             stack.extend(self.children.get(index, []))
         return out
+
+
+def _break_cycles(source: list[int]) -> None:
+    """A run whose chain of sources loops back (a damaged store) becomes a root, so every run is shown."""
+    done: set[int] = set()
+    for start in range(len(source)):
+        path: list[int] = []
+        on_path: set[int] = set()
+        index = start
+        while index != ROOT and index not in done:
+            if index in on_path:
+                source[index] = ROOT
+                break
+            path.append(index)
+            on_path.add(index)
+            index = source[index]
+        done.update(path)
