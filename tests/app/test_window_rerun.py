@@ -14,7 +14,6 @@ from run_fixtures import drive, run_window, settle, until
 from app.controllers.replay_runs import divergences
 from engine.store.store import TraceStore
 from widgets.runs import RunsPanel
-from widgets.runs.runs_model import RUN_ID_ROLE
 
 
 class NoProvider:
@@ -54,7 +53,7 @@ def test_rerun_from_the_runs_dock_plays_in_the_window_without_a_provider(
         live = window.runs.runs[started[0]]
         assert window.runs.selected is live and live.source is not None  # followed like any run
         await live.task
-        await until(lambda: dock.model.index_of(started[0]).parent().isValid())
+        await until(lambda: dock.model.source_of(started[0]) == source)
         await settle()
         return started[0]
 
@@ -62,7 +61,7 @@ def test_rerun_from_the_runs_dock_plays_in_the_window_without_a_provider(
     live = window.runs.runs[rerun]
     assert live.status() == "succeeded" and not divergences(live) and NoProvider.calls == 0
     assert "re-run of" in live.name and live.workflow is None  # the document's workflow: unchanged
-    assert dock.model.index_of(rerun).parent().data(RUN_ID_ROLE) == source  # listed under its source
+    assert dock.model.source_of(rerun) == source and dock.model.index_of(rerun).data().startswith("└ ")
     with TraceStore(tmp_path / "trace.db") as store:
         replay, original = store.get_run(rerun), store.get_run(source)
         assert replay is not None and original is not None

@@ -18,7 +18,6 @@ from engine import events as ev
 from engine.store import TraceStore
 from tests.engine.store.store_samples import Stream, triad_run, write_all
 from widgets.runs import RunsPanel
-from widgets.runs.runs_model import RUN_ID_ROLE
 
 _loop = pytest.fixture(name="qt_loop")(qt_loop_fixture)
 
@@ -85,8 +84,8 @@ def test_lists_runs_newest_first_with_figures_loaded_off_the_gui_thread(qtbot: Q
     panel = qt_loop.run_until_complete(scenario())
     assert threads and threads[0] != threading.main_thread().name
     assert _ids(panel) == ["cccc3333", "bbbb2222", "aaaa1111", "dddd4444"]  # the replay under its source
-    assert panel.model.index_of("dddd4444").parent().data(RUN_ID_ROLE) == "aaaa1111"
-    assert panel.view.isExpanded(panel.model.index_of("aaaa1111"))
+    assert panel.model.source_of("dddd4444") == "aaaa1111"
+    assert _row(panel, "dddd4444")[0] == "└ Review loop"
     failed = _row(panel, "bbbb2222")
     assert failed[:2] == ["Review loop", "failed"]
     assert failed[3:7] == ["1 min 15 s", "1 500", "$0.0123", "2 revise · 1 approve"]
@@ -212,7 +211,7 @@ def test_sorting_by_a_header_sorts_numbers_as_numbers_and_keeps_the_selection(qt
     panel = qt_loop.run_until_complete(scenario())
     panel.select_run("bbbb2222")
     panel.view.sortByColumn(4, Qt.SortOrder.AscendingOrder)  # tokens
-    roots = [panel.model.listing_at(panel.model.index(r, 0)) for r in range(panel.model.rowCount())]
+    roots = [panel.model.listing(r) for r in range(panel.model.rowCount()) if panel.model.depth(r) == 0]
     tokens = [item.tokens for item in roots if item is not None]
     assert tokens == sorted(tokens) and tokens[-1] == 1500
     assert panel.selected_run() == "bbbb2222"

@@ -7,13 +7,13 @@ which runs match; the ancestors of a match are shown too, so a matching fork is 
 its lineage. Pure Python over lists and dicts (no Qt): one pass to link, one to filter, whatever the
 number of runs.
 
-Invariant: every node is identified by its position in `listings` (stable for one build); `row_of`
-and `parent_of` answer in O(1).
+Invariant: every node is identified by its position in `listings` (stable for one build);
+`parent_of` answers in O(1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from widgets.runs.run_rows import RunListing
@@ -25,44 +25,67 @@ ROOT = -1
 class RunTree:
     listings: Sequence[RunListing] = ()
     children: dict[int, list[int]] = field(default_factory=dict)  # ROOT or a position -> shown children, in order
-    parent_of: dict[int, int] = field(default_factory=dict)  # position -> parent position (ROOT for a root)
-    row_of: dict[int, int] = field(default_factory=dict)  # position -> its row under its parent
+    parent_of: dict[int, int] = field(default_factory=dict)  # position -> its source's position (roots absent)
     matched: set[int] = field(default_factory=set)  # the positions the filter kept (others shown as ancestors)
 
     @classmethod
     def build(cls, listings: Sequence[RunListing], keep: Callable[[RunListing], bool] | None = None) -> RunTree:
-        position = {item.run_id: index for index, item in enumerate(listings)}
-        source: list[int] = []
-        for item in listings:
-            s = item.summary
-            origin = s.replay_of or s.fork_of
-            source.append(position.get(origin, ROOT) if origin else ROOT)
-        _break_cycles(source)
-        matched = {i for i, item in enumerate(listings) if keep is None or keep(item)}
-        shown = set(matched)
-        for index in matched:  # the ancestors of a match stay visible
-            up = source[index]
-            while up != ROOT and up not in shown:
-                shown.add(up)
-                up = source[up]
-        tree = cls(listings, {ROOT: []}, {}, {}, matched)
-        for index in range(len(listings)):  # in list order: siblings keep the sort
-            if index in shown:
-                parent = source[index]
-                siblings = tree.children.setdefault(parent, [])
-                tree.row_of[index] = len(siblings)
-                siblings.append(index)
-                tree.parent_of[index] = parent
+        count = len(listings)
+        sources = [(i, s.replay_of or s.fork_of) for i, s in enumerate(item.summary for item in listings)
+                   if s.replay_of or s.fork_of]
+        source = [ROOT] * count
+        if sources:
+            position = {item.summary.id: index for index, item in enumerate(listings)}
+            for index, origin in sources:
+                source[index] = position.get(origin, ROOT)
+            _break_cycles(source, [index for index, _origin in sources])
+        if keep is None:
+            matched = set(range(count))
+            shown: Iterable[int] = range(count)
+        else:
+            matched = {i for i, item in enumerate(listings) if keep(item)}
+            found = set(matched)
+            for index in matched:  # the ancestors of a match stay visible
+                up = source[index]
+                while up != ROOT and up not in found:
+                    found.add(up)
+                    up = source[up]
+            shown = sorted(found)
+        tree = cls(listings, {ROOT: []}, {}, matched)
+        children, parent_of = tree.children, tree.parent_of
+        roots = children[ROOT]
+        for index in shown:  # in list order: siblings keep the sort
+            parent = source[index]
+            if parent == ROOT:
+                roots.append(index)
+            else:
+                children.setdefault(parent, []).append(index)
+                parent_of[index] = parent
         return tree
 
     def shown(self) -> list[int]:
         """Every shown position, depth first in display order (parents before their children)."""
-        out: list[int] = []
-        stack = list(reversed(self.children.get(ROOT, [])))
-        while stack:
-            index = stack.pop()
-            out.append(index)
-            stack.extend(reversed(self.children.get(index, [])))
+        return [index for index, _depth in self.rows()]
+
+    def rows(self) -> list[tuple[int, int]]:
+        """(position, depth) of every shown run in display order: a root at depth 0, its replays and forks
+        right under it at depth 1, and so on."""
+        children = self.children
+        roots = children.get(ROOT, [])
+        if len(children) == 1:  # no lineage shown: the roots in order
+            return [(index, 0) for index in roots]
+        out: list[tuple[int, int]] = []
+        append = out.append
+        for root in roots:
+            append((root, 0))
+            if root in children:  # a lineage: depth first under it
+                stack = [(child, 1) for child in reversed(children[root])]
+                while stack:
+                    index, depth = stack.pop()
+                    append((index, depth))
+                    below = children.get(index)
+                    if below:
+                        stack.extend((child, depth + 1) for child in reversed(below))
         return out
 
     def descendants(self, run_id: str) -> list[str]:
@@ -79,10 +102,11 @@ class RunTree:
         return out
 
 
-def _break_cycles(source: list[int]) -> None:
-    """A run whose chain of sources loops back (a damaged store) becomes a root, so every run is shown."""
+def _break_cycles(source: list[int], linked: list[int]) -> None:
+    """A run whose chain of sources loops back (a damaged store) becomes a root, so every run is shown.
+    `linked`: the positions that have a source (the only ones a loop can pass through)."""
     done: set[int] = set()
-    for start in range(len(source)):
+    for start in linked:
         path: list[int] = []
         on_path: set[int] = set()
         index = start

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
-    QTreeView,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -99,24 +99,23 @@ class RunsPanel(QWidget):
         self.view.customContextMenuRequested.connect(self._on_context_menu)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.layoutChanged.connect(self._on_selection_changed)  # a filter may hide the selected run
-        self.model.layoutChanged.connect(self._expand_lineages)  # every lineage open, after a filter or sort
-        self.model.modelReset.connect(self._expand_lineages)
         self._update_buttons()
         self.refresh()
 
-    def _make_view(self) -> QTreeView:
-        view = QTreeView(self)
+    def _make_view(self) -> QTableView:
+        view = QTableView(self)
         view.setModel(self.model)
-        view.setUniformRowHeights(True)  # thousands of runs: no per-row size queries
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.setWordWrap(False)
-        view.setAllColumnsShowFocus(True)
         view.setSortingEnabled(True)
         view.sortByColumn(2, Qt.SortOrder.DescendingOrder)  # newest first
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header = view.header()
+        view.verticalHeader().hide()
+        view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+        header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         for column, chars in enumerate((30, 19, 22, 10, 9, 9, 22)):
@@ -140,7 +139,7 @@ class RunsPanel(QWidget):
         return str(rows[0].data(RUN_ID_ROLE)) if rows else None
 
     def select_run(self, run_id: str) -> bool:
-        """Select `run_id`'s row (its lineage expanded); False when it is not shown."""
+        """Select `run_id`'s row; False when it is not shown."""
         index = self.model.index_of(run_id)
         if not index.isValid():
             return False
@@ -278,11 +277,6 @@ class RunsPanel(QWidget):
         self._confirm = None
         if result == QMessageBox.StandardButton.Yes and run_id not in self.model.live:
             asyncio.get_event_loop().create_task(self._delete(run_id))
-
-    def _expand_lineages(self) -> None:
-        """Open every run that has replays or forks (not `expandAll`: that walks every run from Python)."""
-        for index in self.model.parents():
-            self.view.expand(index)
 
     def _on_context_menu(self, point: QPoint) -> None:
         index = self.view.indexAt(point)
