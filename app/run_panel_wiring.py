@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QMessageBox
 
+from app.compare_actions import wire_compare
 from app.keys_dialog_actions import open_keys_dialog
 from widgets.human_gate import HumanGatePanel
 from widgets.keys import MissingKeysDialog
@@ -44,6 +45,7 @@ def wire_run_panels(window: MainWindow) -> None:
     if listing is not None:
         listing.open_requested.connect(runs.open_stored_run)
         listing.rerun_requested.connect(runs.rerun_stored)
+        wire_compare(window, listing)
         listing.run_deleted.connect(lambda run_id: runs.close_run(run_id) if run_id in runs.runs else None)
         runs.runs_changed.connect(lambda: listing.set_live_runs({r.run_id for r in runs.live_runs()}))
         runs.run_finished.connect(lambda _run_id, _status: listing.refresh())

@@ -103,7 +103,7 @@ class RunsModel(QAbstractTableModel):
         self._rows = [position for position, _depth in rows]
         self._depth = [depth for _position, depth in rows]
         ids = self._ids
-        self._row_of = dict(zip([ids[position] for position in self._rows], range(len(self._rows))))
+        self._row_of = dict(zip([ids[position] for position in self._rows], range(len(self._rows)), strict=True))
 
     def _relayout(self, change: Any) -> None:
         """Apply `change` and rebuild the tree as a layout change: selections follow their run."""

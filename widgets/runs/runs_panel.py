@@ -52,6 +52,7 @@ ALL_STATUSES = "All statuses"
 class RunsPanel(QWidget):
     open_requested = Signal(str)
     rerun_requested = Signal(str)  # re-run this finished run from its recording
+    compare_requested = Signal(str, str)  # run A, run B: show how they differ
     run_deleted = Signal(str)
     runs_loaded = Signal(int)  # how many runs the list holds now (also after a failed load: 0)
 
@@ -106,7 +107,7 @@ class RunsPanel(QWidget):
         view = QTableView(self)
         view.setModel(self.model)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # two runs: Compare
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.setWordWrap(False)
         view.setSortingEnabled(True)
@@ -137,6 +138,11 @@ class RunsPanel(QWidget):
     def selected_run(self) -> str | None:
         rows = self.view.selectionModel().selectedRows()
         return str(rows[0].data(RUN_ID_ROLE)) if rows else None
+
+    def selected_runs(self) -> list[str]:
+        """The selected runs in display order."""
+        rows = sorted(self.view.selectionModel().selectedRows(), key=lambda index: index.row())
+        return [str(index.data(RUN_ID_ROLE)) for index in rows]
 
     def select_run(self, run_id: str) -> bool:
         """Select `run_id`'s row; False when it is not shown."""
@@ -283,9 +289,16 @@ class RunsPanel(QWidget):
         run_id = self.model.run_id(index)
         if not run_id:
             return
-        self.select_run(run_id)
+        chosen = self.selected_runs()
+        if run_id not in chosen:
+            self.select_run(run_id)
         item = self.model.listing_at(index)
         menu = QMenu(self)
+        if len(chosen) == 2 and run_id in chosen:
+            menu.addAction("Compare the two selected runs", lambda: self.compare_requested.emit(chosen[0], chosen[1]))
+        source = self.model.source_of(run_id)
+        if source:
+            menu.addAction("Compare with its source", lambda: self.compare_requested.emit(source, run_id))
         menu.addAction("Open", lambda: self.open_requested.emit(run_id))
         rerun = menu.addAction("Re-run from the recording", lambda: self.rerun_requested.emit(run_id))
         finished = item is not None and item.summary.status != "running" and run_id not in self.model.live
