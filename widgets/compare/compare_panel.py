@@ -95,9 +95,11 @@ class ComparePanel(QWidget):
             seq = d.seq_a if d.seq_a is not None else d.seq_b
             run = diff.run_a if d.seq_a is not None else diff.run_b
             lines.append(f'First divergence in {d.lane}: <a href="{run}:{seq}">event {seq} in '
-                         f'{"A" if run == diff.run_a else "B"}</a> — {_escape(d.event_a)} → {_escape(d.event_b)}'
-                         + (f" ({_escape(d.detail)})" if d.detail else ""))
+                         f'{"A" if run == diff.run_a else "B"}</a>: '
+                         + _escape(_short(d.detail) if d.detail else f"{_short(d.event_a)} → {_short(d.event_b)}"))
         self.summary.setText("<br>".join(lines))
+        if d is not None:
+            self.summary.setToolTip(f"A: {d.event_a}\nB: {d.event_b}")
         self.nodes.clear()
         deltas = {n.node_id: n for n in diff.deltas}
         changed_verdicts = {v.subject for v in diff.verdicts} | {v.judge for v in diff.verdicts}
@@ -142,6 +144,10 @@ class ComparePanel(QWidget):
         run_id, _, seq = link.rpartition(":")
         if run_id and seq.isdigit():
             self.event_requested.emit(run_id, int(seq))
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _escape(text: str) -> str:
