@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.compare_actions import wire_compare
+from app.fork_actions import wire_fork
 from app.keys_dialog_actions import open_keys_dialog
 from widgets.human_gate import HumanGatePanel
 from widgets.keys import MissingKeysDialog
@@ -50,6 +51,7 @@ def wire_run_panels(window: MainWindow) -> None:
         runs.runs_changed.connect(lambda: listing.set_live_runs({r.run_id for r in runs.live_runs()}))
         runs.run_finished.connect(lambda _run_id, _status: listing.refresh())
         runs.run_started.connect(lambda _run_id: listing.refresh())
+    wire_fork(window)
     memory = _panel(window, "memory", MemoryPanel)
     if memory is not None:
         runs.store_opened.connect(memory.set_store)

@@ -103,3 +103,72 @@ def _prepare(store: TraceStore, run_id: str, current: dict[str, Any],
 def divergences(live: LiveRun) -> list[str]:
     """The run's "replay diverged" lines (from its projection's problems)."""
     return [line for line in live.projection.problems if "replay diverged" in line]
+
+
+class ForkRunsMixin:
+    """`fork_stored(run_id, at, ...)`: fork a stored run at "NODE#N" with edits, started in the window."""
+
+    document: Any
+    error_reported: Any
+    run_started: Any
+    status_message: Any
+    gateway_factory: Callable[[], Any]
+    missing_keys_handler: Any
+
+    if TYPE_CHECKING:
+        async def store(self) -> TraceStore | None: ...
+        def attach(self, source: Any, *, name: str = "", document_index: int | None = None,
+                   workflow: Any = None) -> LiveRun: ...
+
+    def fork_stored(self, run_id: str, at: str, model: str | None = None, prompt: str | None = None,
+                    params: dict[str, str] | None = None) -> asyncio.Task[str | None]:
+        return asyncio.ensure_future(self._fork(run_id, at, model, prompt, dict(params or {})))
+
+    async def _fork(self, run_id: str, at: str, model: str | None, prompt: str | None,
+                    params: dict[str, str]) -> str | None:
+        from engine.replay import ForkError
+
+        store = await self.store()
+        if store is None:
+            return None
+        self.status_message.emit(f"Preparing the fork of {run_id[:8]} at {at}…")
+        gateway = self.gateway_factory()
+        loop = asyncio.get_running_loop()
+
+        def prepare() -> Any:
+            from engine.replay import load_source, prepare_fork
+
+            source = load_source(store, run_id)
+            return prepare_fork(store, source, at, live=gateway, model=model, prompt=prompt, params=params,
+                                human="person")
+
+        try:
+            setup, point = await loop.run_in_executor(None, prepare)
+        except ForkError as exc:
+            if str(exc).startswith(KEYS_MISSING):  # the existing keys flow: store them, then fork again
+                def recheck() -> list[str]:
+                    try:
+                        prepare()
+                    except ForkError as again:
+                        return [str(again).removeprefix(KEYS_MISSING)]
+                    return []
+                self.missing_keys_handler([str(exc).removeprefix(KEYS_MISSING)], recheck,
+                                          lambda: self.fork_stored(run_id, at, model, prompt, params))
+                return None
+            self.error_reported.emit("The run cannot be forked", str(exc))
+            return None
+        except Exception as exc:
+            self.error_reported.emit("The run cannot be forked", str(exc))
+            return None
+        from engine.graph.format import workflow_from_dict
+        from engine.replay import start_replay
+
+        run = start_replay(setup, store)
+        source = setup.source.run
+        self.attach(run, name=f"{source.workflow_name or 'run'} (fork of {source.id[:8]} at {point.node_id}"
+                              f"#{point.execution})", workflow=workflow_from_dict(setup.source.document))
+        self.run_started.emit(run.run_id)
+        return run.run_id
+
+
+KEYS_MISSING = "the nodes the fork runs live cannot call their models: "

@@ -33,7 +33,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.controllers import run_start
 from app.controllers.live_run import LiveRun, RunSource
-from app.controllers.replay_runs import ReplayRunsMixin, divergences
+from app.controllers.replay_runs import ForkRunsMixin, ReplayRunsMixin, divergences
 from app.controllers.run_control import RunControlMixin
 from app.controllers.run_views import RunViews
 from app.controllers.stored_runs import StoredRunsMixin
@@ -51,7 +51,7 @@ MissingKeysHandler = Callable[[list[str], Callable[[], list[str]], Callable[[], 
 TICK_MS = 500  # the elapsed time of live runs, shown even when no event arrives (a paused run)
 
 
-class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, QObject):
+class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsMixin, QObject):
     runs_changed = Signal()  # a run was added or removed, or a run's status changed (the picker)
     run_selected = Signal(str)  # the run the views follow ("" none)
     summary_changed = Signal()  # the selected run's status, elapsed time, tokens or cost changed

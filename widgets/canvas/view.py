@@ -14,6 +14,8 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
@@ -63,6 +65,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
 
     def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
+        self.fork_handler: Callable[[str], object] | None = None  # a past run shown: "Fork from here…"
         self._fast = False
         self._scaling = False
         self._canvas_scene = scene  # keeps the scene alive as long as the view

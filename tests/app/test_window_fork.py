@@ -1,0 +1,82 @@
+"""Fork at a step in the window: the Trace dock's and the canvas's "Fork from here…" open a non-modal
+dialog with the node's recorded values; Fork starts a run through the engine's fork path, played in the
+window and recorded with `fork_of` / `fork_at_seq`; a bad parameter line is refused in the dialog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import qasync
+from pytestqt.qtbot import QtBot
+from run_fixtures import drive, run_window, settle, until
+
+from app import fork_actions
+from engine.store.store import TraceStore
+from widgets.fork import ForkDialog
+
+
+def _recorded(window: Any, gui_loop: qasync.QEventLoop) -> str:
+    async def scenario() -> str:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        await settle()
+        return str(run_id)
+
+    return drive(gui_loop, scenario())
+
+
+def test_fork_from_a_trace_span_with_a_changed_prompt(qtbot: QtBot, gui_loop: qasync.QEventLoop,
+                                                      tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    source = _recorded(window, gui_loop)
+    p = window.runs.runs[source].projection
+    node_span = next(s for s in p.span_table.spans.values() if s.kind == "node" and s.node_id == "executor")
+    call = next((s for s in p.span_table.spans.values() if s.parent_id == node_span.span_id), node_span)
+    assert fork_actions.execution_of(p, call.span_id) == "executor#1"
+
+    async def scenario() -> str:
+        dialog = await fork_actions.fork_from_span(window, call.span_id)  # type: ignore[misc]
+        assert isinstance(dialog, ForkDialog) and dialog.isVisible() and not dialog.isModal()
+        recorded = window.document.workflow.nodes["executor"].params
+        assert dialog.prompt_edit.toPlainText() == recorded["prompt"]
+        assert dialog.model_edit.text() == str(recorded.get("model") or "")
+        dialog.params_edit.setPlainText("no equals sign here")
+        dialog.fork_button.click()
+        assert "line 1" in dialog.problem.text() and dialog.isVisible()  # refused, nothing started
+        dialog.params_edit.setPlainText("")
+        dialog.prompt_edit.setPlainText("Answer in one line.")
+        started: list[str] = []
+        window.runs.run_started.connect(started.append)
+        dialog.fork_button.click()
+        await until(lambda: started)
+        await window.runs.runs[started[0]].task
+        await settle()
+        return started[0]
+
+    fork = drive(gui_loop, scenario())
+    live = window.runs.runs[fork]
+    assert live.status() == "succeeded" and "fork of" in live.name and live.workflow is not None
+    with TraceStore(tmp_path / "trace.db") as store:
+        run = store.get_run(fork)
+        assert run is not None and run.fork_of == source
+        assert run.fork_at_seq is not None and run.fork_at_seq >= node_span.seq  # where the executor began
+
+
+def test_the_canvas_offers_fork_on_a_node_of_a_finished_run(qtbot: QtBot, gui_loop: qasync.QEventLoop,
+                                                            tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    source = _recorded(window, gui_loop)
+    handler = window.view.fork_handler
+    assert handler is not None  # a finished run is shown
+
+    async def scenario() -> ForkDialog | None:
+        task = handler("critic")
+        return await task  # type: ignore[no-any-return]
+
+    dialog = drive(gui_loop, scenario())
+    assert isinstance(dialog, ForkDialog) and "critic" in dialog.windowTitle() and source[:8] in dialog.windowTitle()
+    assert "max_rounds" in dialog.params_edit.toPlainText()
+    assert dialog.edits() == (None, None, {})  # nothing changed yet
+    dialog.reject()
