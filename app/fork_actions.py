@@ -1,8 +1,8 @@
 """Fork a past run at a step from the window: the Trace dock's and the canvas's "Fork from here…".
 
-A span of the shown run (Trace dock) or a node of a past run shown read-only (the canvas's
-`fork_handler`) names a node execution ("NODE#N": the N-th execution of the node in the run, from the
-run's projection for a span, the first for a canvas node). `open_fork_dialog` reads the recorded
+A span of the shown run (Trace dock: the seq where its node execution began running, from the run's
+projection) or a node of a finished run shown on the canvas (its `fork_handler`: "NODE#1", the node's
+first execution) names the fork point. `open_fork_dialog` reads the recorded
 workflow version and the fork point in the loop's executor, then opens the non-modal `ForkDialog`
 with the node's recorded prompt, model and parameters; its Fork starts `RunController.fork_stored`
 (everything before served from the recording, the node and what follows live, in the window).
@@ -52,15 +52,20 @@ def fork_from_span(window: MainWindow, span_id: str) -> asyncio.Task[ForkDialog 
 
 
 def execution_of(p: RunProjection, span_id: str) -> str | None:
-    """"NODE#N" for the node execution `span_id` is (or is a call of), counted in the run's order."""
+    """The fork point of `span_id` (a node execution, or a call inside one) as the engine reads it: the
+    seq of the event where that execution began running ("123"; `engine.replay.fork_point` names the
+    node and its execution from it)."""
+    from engine import events as ev
+
     spans = p.span_table.spans
     span = spans.get(span_id)
     while span is not None and span.kind != "node":
         span = spans.get(span.parent_id) if span.parent_id else None
-    if span is None or not span.node_id:
+    if span is None:
         return None
-    executions = sorted((s.seq, s.span_id) for s in spans.values() if s.kind == "node" and s.node_id == span.node_id)
-    return f"{span.node_id}#{[sid for _seq, sid in executions].index(span.span_id) + 1}"
+    began = next((e.seq for e in p.events if isinstance(e, ev.NodeStateChanged) and e.span_id == span.span_id
+                  and e.state == "running"), None)
+    return None if began is None else str(began)
 
 
 def open_fork_dialog(window: MainWindow, run_id: str, at: str) -> asyncio.Task[ForkDialog | None]:

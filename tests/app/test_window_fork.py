@@ -32,13 +32,16 @@ def test_fork_from_a_trace_span_with_a_changed_prompt(qtbot: QtBot, gui_loop: qa
     window = run_window(qtbot, tmp_path, "triad")
     source = _recorded(window, gui_loop)
     p = window.runs.runs[source].projection
-    node_span = next(s for s in p.span_table.spans.values() if s.kind == "node" and s.node_id == "executor")
+    node_span = min((s for s in p.span_table.spans.values() if s.kind == "node" and s.node_id == "executor"),
+                    key=lambda s: s.seq)
     call = next((s for s in p.span_table.spans.values() if s.parent_id == node_span.span_id), node_span)
-    assert fork_actions.execution_of(p, call.span_id) == "executor#1"
+    at = fork_actions.execution_of(p, call.span_id)
+    assert at is not None and at == fork_actions.execution_of(p, node_span.span_id)
 
     async def scenario() -> str:
         dialog = await fork_actions.fork_from_span(window, call.span_id)  # type: ignore[misc]
         assert isinstance(dialog, ForkDialog) and dialog.isVisible() and not dialog.isModal()
+        assert "executor" in dialog.windowTitle()
         recorded = window.document.workflow.nodes["executor"].params
         assert dialog.prompt_edit.toPlainText() == recorded["prompt"]
         assert dialog.model_edit.text() == str(recorded.get("model") or "")
@@ -61,7 +64,7 @@ def test_fork_from_a_trace_span_with_a_changed_prompt(qtbot: QtBot, gui_loop: qa
     with TraceStore(tmp_path / "trace.db") as store:
         run = store.get_run(fork)
         assert run is not None and run.fork_of == source
-        assert run.fork_at_seq is not None and run.fork_at_seq >= node_span.seq  # where the executor began
+        assert run.fork_at_seq == int(at)  # where that execution of the executor began
 
 
 def test_the_canvas_offers_fork_on_a_node_of_a_finished_run(qtbot: QtBot, gui_loop: qasync.QEventLoop,
