@@ -1,6 +1,6 @@
-"""Fork a past run at a step from the window: the Trace dock's and the canvas's "Fork from here…".
+"""Fork a past run at a step from the window: the Trace and Timeline docks' and the canvas's "Fork from here…".
 
-A span of the shown run (Trace dock: the seq where its node execution began running, from the run's
+A span of the shown run (Trace or Timeline dock: the seq where its node execution began running, from the run's
 projection) or a node of a finished run shown on the canvas (its `fork_handler`: "NODE#1", the node's
 first execution) names the fork point. `open_fork_dialog` reads the recorded
 workflow version and the fork point in the loop's executor, then opens the non-modal `ForkDialog`
@@ -14,6 +14,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from widgets.fork import ForkDialog
+from widgets.timeline import TimelinePanel
 from widgets.trace import TracePanel
 
 if TYPE_CHECKING:
@@ -26,6 +27,10 @@ def wire_fork(window: MainWindow) -> None:
     trace = dock.widget() if dock is not None else None
     if isinstance(trace, TracePanel):
         trace.fork_requested.connect(lambda span_id: fork_from_span(window, span_id))
+    dock = window.docks.get("timeline")
+    timeline = dock.widget() if dock is not None else None
+    if isinstance(timeline, TimelinePanel):
+        timeline.fork_requested.connect(lambda span_id: fork_from_span(window, span_id))
     window.runs.run_selected.connect(lambda _run_id: _follow_selection(window))
     window.runs.run_finished.connect(lambda _run_id, _status: _follow_selection(window))
 

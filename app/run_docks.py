@@ -7,7 +7,7 @@ such as a runs list). Adding a dock is one `RunDockSpec` line in `RUN_DOCKS`.
 
 `mount_run_docks(window, controller)` makes one `QDockWidget` per entry (movable, floatable, closable,
 tabbed with the other run docks of its area), gives each `RunPanel` to the controller
-(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9).
+(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9, 0).
 The window's existing state saving (`saveState` / `restoreState`, keyed by the docks' object names
 "dock_<name>") keeps the layout.
 
@@ -105,8 +105,8 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
             controller.views.mount(spec.name, widget)
         action = dock.toggleViewAction()
         action.setObjectName(f"action_toggle_{spec.name}")
-        if index < 9:
-            action.setShortcut(QKeySequence(f"Ctrl+Alt+{index + 1}"))
+        if index < 10:  # Ctrl+Alt+1…9, then 0
+            action.setShortcut(QKeySequence(f"Ctrl+Alt+{(index + 1) % 10}"))
         set_tip(action, f"Show or hide the {spec.title} panel")
         docks[spec.name] = dock
         actions[f"toggle_{spec.name}"] = action

@@ -83,3 +83,24 @@ def test_the_canvas_offers_fork_on_a_node_of_a_finished_run(qtbot: QtBot, gui_lo
     assert "max_rounds" in dialog.params_edit.toPlainText()
     assert dialog.edits() == (None, None, {})  # nothing changed yet
     dialog.reject()
+
+
+def test_the_trace_and_timeline_docks_fork_requests_open_the_dialog(qtbot: QtBot, gui_loop: qasync.QEventLoop,
+                                                                    tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, "triad")
+    source = _recorded(window, gui_loop)
+    p = window.runs.runs[source].projection
+    critic = min((s for s in p.span_table.spans.values() if s.kind == "node" and s.node_id == "critic"),
+                 key=lambda s: s.seq)
+    opened: list[str] = []
+
+    async def scenario() -> None:
+        for name in ("trace", "timeline"):
+            window.fork_dialog = None
+            window.docks[name].widget().fork_requested.emit(critic.span_id)  # what "Fork from here…" sends
+            await until(lambda: window.fork_dialog is not None)
+            opened.append(window.fork_dialog.windowTitle())  # type: ignore[union-attr]
+            window.fork_dialog.reject()  # type: ignore[union-attr]
+
+    drive(gui_loop, scenario())
+    assert opened == [f"Fork run {source[:8]} at critic"] * 2
