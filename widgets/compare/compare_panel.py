@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from widgets.compare.side_by_side import html, split
 
@@ -54,8 +55,8 @@ class ComparePanel(QWidget):
         for side in (self.left, self.right):
             side.setReadOnly(True)
             side.setLineWrapMode(QTextEdit.LineWrapMode.NoWrap)
-        self.left.verticalScrollBar().valueChanged.connect(self.right.verticalScrollBar().setValue)
-        self.right.verticalScrollBar().valueChanged.connect(self.left.verticalScrollBar().setValue)
+        self.left.verticalScrollBar().valueChanged.connect(self._on_left_scrolled)
+        self.right.verticalScrollBar().valueChanged.connect(self._on_right_scrolled)
         self.verdicts = QLabel(self)
         self.verdicts.setWordWrap(True)
         texts = QSplitter(Qt.Orientation.Horizontal, self)
@@ -139,6 +140,14 @@ class ComparePanel(QWidget):
         changes = [v for v in diff.verdicts if node in (v.judge, v.subject)]
         self.verdicts.setText("<br>".join(f"Verdict of {_escape(v.judge)} on {_escape(v.subject)}, round {v.round}: "
                                           f"{_escape(v.before)} → {_escape(v.after)}" for v in changes))
+
+    def _on_left_scrolled(self, value: int) -> None:  # the two sides scroll together
+        if isValid(self.right):
+            self.right.verticalScrollBar().setValue(value)
+
+    def _on_right_scrolled(self, value: int) -> None:
+        if isValid(self.left):
+            self.left.verticalScrollBar().setValue(value)
 
     def _on_link_activated(self, link: str) -> None:
         run_id, _, seq = link.rpartition(":")

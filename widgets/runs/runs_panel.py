@@ -90,7 +90,7 @@ class RunsPanel(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.message)
         layout.addWidget(self.view, 1)
-        layout.addLayout(self.housekeeping.bar)
+        layout.addWidget(self.housekeeping)
         self.filter_edit.textChanged.connect(self._on_filter_edited)
         self.status_combo.currentTextChanged.connect(self._on_status_changed)
         self.refresh_button.clicked.connect(self.refresh)

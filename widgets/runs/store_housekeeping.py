@@ -1,6 +1,8 @@
-"""`StoreHousekeeping`: the Runs dock's bottom bar — the store's size, Prune… and Compact database.
+"""`StoreHousekeeping`: the Runs dock's bottom bar (a child widget of the panel) — the store's size, Prune… and Compact database.
 
-Every store access (size, prune plan, prune, VACUUM) runs in the loop's executor through the panel
+It keeps no reference to the panel (its parent): a cycle of Qt wrappers collected by a worker thread's
+garbage collection would destroy widgets off the GUI thread. Every store access (size, prune plan,
+prune, VACUUM) runs in the loop's executor through the panel
 (`RunsPanel.in_worker`, `RunsPanel.store`), never on the GUI thread. Prune… opens the non-modal
 `PruneDialog`; its rules are planned by `engine.store.housekeeping.plan_prune` (the CLI's rules: live
 runs and sources of kept replays / forks stay) and the dialog shows the count before anything goes.
@@ -10,9 +12,9 @@ After a prune or a compaction the list is reloaded and the size read again.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 from shiboken6 import isValid
 
 from widgets.runs.prune_dialog import PruneDialog
@@ -21,15 +23,16 @@ if TYPE_CHECKING:
     from widgets.runs.runs_panel import RunsPanel
 
 
-class StoreHousekeeping:
+class StoreHousekeeping(QWidget):
     def __init__(self, panel: RunsPanel) -> None:
-        self.panel = panel
-        self.size_label = QLabel("", panel)
-        self.prune_button = QPushButton("Prune…", panel)
+        super().__init__(panel)  # the panel is its parent, never an attribute: no reference cycle
+        self.size_label = QLabel("", self)
+        self.prune_button = QPushButton("Prune…", self)
         self.prune_button.setToolTip("Remove old runs (a preview says how many first)")
-        self.compact_button = QPushButton("Compact database", panel)
+        self.compact_button = QPushButton("Compact database", self)
         self.compact_button.setToolTip("Give the space of removed runs back to the disk (SQLite VACUUM)")
-        self.bar = QHBoxLayout()
+        self.bar = QHBoxLayout(self)
+        self.bar.setContentsMargins(0, 0, 0, 0)
         self.bar.addWidget(self.size_label, 1)
         self.bar.addWidget(self.prune_button)
         self.bar.addWidget(self.compact_button)
@@ -37,6 +40,10 @@ class StoreHousekeeping:
         self.note = ""  # what the last prune or compaction did, beside the size
         self.prune_button.clicked.connect(self.open_prune)
         self.compact_button.clicked.connect(self.compact)
+
+    @property
+    def panel(self) -> RunsPanel:
+        return cast("RunsPanel", self.parentWidget())
 
     def refresh_size(self) -> None:
         self._spawn(self._show_size())
