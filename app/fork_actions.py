@@ -11,6 +11,7 @@ with the node's recorded prompt, model and parameters; its Fork starts `RunContr
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from widgets.fork import ForkDialog
@@ -39,8 +40,13 @@ def _follow_selection(window: MainWindow) -> None:
     """The canvas offers "Fork from here…" while a finished run is shown on it."""
     live = window.runs.selected
     if live is not None and not live.live and live.projection.run_id:
-        run_id = live.run_id
-        window.view.fork_handler = lambda node_id: open_fork_dialog(window, run_id, f"{node_id}#1")
+        run_id, owner = live.run_id, weakref.ref(window)  # no cycle window → view → handler → window
+
+        def fork_at(node_id: str) -> asyncio.Task[ForkDialog | None] | None:
+            found = owner()
+            return open_fork_dialog(found, run_id, f"{node_id}#1") if found is not None else None
+
+        window.view.fork_handler = fork_at
     else:
         window.view.fork_handler = None
 
@@ -99,9 +105,17 @@ async def _open(window: MainWindow, run_id: str, at: str) -> ForkDialog | None:
         window.runs.error_reported.emit("The run cannot be forked there", str(exc))
         return None
     dialog = ForkDialog(run_id, point.node_id, point.execution, point.seq, params, window)
-    dialog.fork_requested.connect(lambda model, prompt, edits: window.runs.fork_stored(
-        run_id, f"{point.node_id}#{point.execution}", model, prompt, edits))
-    dialog.finished.connect(dialog.deleteLater)
+    runs, at = window.runs, f"{point.node_id}#{point.execution}"  # the dialog's slots hold no window
+    dialog.fork_requested.connect(lambda model, prompt, edits: runs.fork_stored(run_id, at, model, prompt, edits))
+    owner = weakref.ref(window)
+
+    def done(_result: int) -> None:
+        found = owner()
+        if found is not None and found.fork_dialog is dialog:
+            found.fork_dialog = None
+        dialog.deleteLater()
+
+    dialog.finished.connect(done)
     window.fork_dialog = dialog
     dialog.show()  # non-modal: the past run stays explorable while the edits are made
     dialog.raise_()
