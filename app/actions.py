@@ -48,6 +48,8 @@ ACTION_SPECS: dict[str, tuple[str, QKeySequence | StdKey | str, str]] = {
     "step": ("S&tep", "F10", "Let one more node of the selected run start, then hold"),
     "breakpoint": ("Toggle &Breakpoint", "F9", "Hold runs before the selected nodes start"),
     "import_run": ("&Import Run…", "Ctrl+Shift+I", "Add a run from a bundle file (another Triadic's export) to the store"),
+    "rerun": ("Re-run from &Recording", "Ctrl+Shift+R",
+              "Run the selected finished run again from its recording: no provider is called"),
     "open_run": ("Open Past R&un…", "Ctrl+Shift+O", "Show a stored run (by id) read-only"),
     "back_to_editing": ("Back to &Editing", "Ctrl+Shift+E", "Leave the past run's read-only canvas"),
     "close_run": ("&Close Run View", "Ctrl+Shift+W", "Take the selected finished run off the run picker"),

@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         self.runs = RunController(self.document, self.scene, self.view, db, self)
         self.remembered_inputs: dict[str, dict[str, str]] = {}  # the inputs last run, per workflow
         self.inputs_dialog: QDialog | None = None
+        self.fork_dialog: QDialog | None = None  # the open "Fork from here…" dialog (non-modal)
         self.minimap_follows_scroll = False  # a past run is shown read-only (app.run_actions)
         self.human_questions: list[QDialog] = []  # open gate questions (when no Human gate panel is mounted)
         run_docks, run_toggles = mount_run_docks(self, self.runs)

@@ -46,7 +46,7 @@ def build_menus(window: QMainWindow, actions: dict[str, QAction]) -> dict[str, Q
         _add(panels, actions, "-", *run_panels)
     _add(view_menu, actions, "-", "dark_theme")
     run_menu = bar.addMenu("&Run")
-    _add(run_menu, actions, "run", "stop", "pause", "step", "-", "breakpoint", "-", "open_run", "back_to_editing",
+    _add(run_menu, actions, "run", "stop", "pause", "step", "-", "breakpoint", "-", "open_run", "rerun", "back_to_editing",
          "close_run")
     settings_menu = bar.addMenu("&Settings")
     _add(settings_menu, actions, "keys", "export_settings")

@@ -32,6 +32,7 @@ def wire_run_actions(window: MainWindow) -> None:
     a["step"].triggered.connect(lambda _=False: runs.step())
     a["breakpoint"].triggered.connect(lambda _=False: runs.toggle_breakpoints(window.view.selected_node_ids()))
     a["open_run"].triggered.connect(lambda _=False: ask_run_id(window))
+    a["rerun"].triggered.connect(lambda _=False: runs.rerun_stored(runs.selected.run_id) if runs.selected else None)
     a["back_to_editing"].triggered.connect(lambda _=False: runs.back_to_editing())
     a["close_run"].triggered.connect(lambda _=False: runs.close_run(runs.selected.run_id if runs.selected else ""))
     window.view.breakpoint_toggle_requested.connect(runs.toggle_breakpoints)
@@ -117,6 +118,7 @@ def _refresh(window: MainWindow) -> None:
     a["step"].setEnabled(live is not None)
     a["pause"].setText("&Resume" if live is not None and live.held else "&Pause")
     a["close_run"].setEnabled(runs.selected is not None and not runs.selected.live)
+    a["rerun"].setEnabled(runs.selected is not None and not runs.selected.live)
     window.run_toolbar.refresh(runs)
     window.run_status.setText(runs.selected.summary() if runs.selected else "")
 

@@ -1,7 +1,7 @@
 """The run docks: a registry of the panels that show a run, mounted by the window as dock widgets.
 
 Each entry names a panel (the well-known names the controller routes by: "trace", "timeline",
-"call", "cost", "memory", "verdicts", "events", "human", "contracts", "runs"), its title, its default area and a
+"call", "cost", "memory", "verdicts", "events", "human", "contracts", "runs", "compare"), its title, its default area and a
 factory returning a `widgets.run_panel.RunPanel` (or a plain QWidget for a dock that is not fed a run,
 such as a runs list). Adding a dock is one `RunDockSpec` line in `RUN_DOCKS`.
 
@@ -58,6 +58,12 @@ class RunDockSpec:
     lazy: bool = False  # the panel is built when its dock is first shown (a heavy import)
 
 
+def _compare_panel() -> QWidget:
+    from widgets.compare import ComparePanel
+
+    return ComparePanel()
+
+
 def _runs_panel(controller: RunController) -> QWidget:
     from widgets.runs import RunsPanel
 
@@ -88,6 +94,7 @@ RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
     RunDockSpec("runs", "Runs", Area.LeftDockWidgetArea, _runs_panel, with_controller=True),
     RunDockSpec("contracts", "Contracts", Area.RightDockWidgetArea, ContractsPanel),
+    RunDockSpec("compare", "Compare", Area.BottomDockWidgetArea, _compare_panel),
 ]
 
 

@@ -2,7 +2,8 @@
 
 - Human gate: `decision_requested` answers the run that asked (`RunController.submit_human_decision`);
   `attention_requested` is said in the status bar and raises the dock.
-- Runs: `open_requested` opens that stored run read-only; the list is told which runs are live (they
+- Runs: `open_requested` opens that stored run read-only; `rerun_requested` re-runs it from its
+  recording (a workflow changed since asks first, naming the nodes); the list is told which runs are live (they
   cannot be deleted) and refreshed when a run finishes; a run deleted there leaves the run picker.
 - Contracts: a broken contract's `event_requested(seq)` selects that event in the Events dock and its
   span in the Trace (`RunViews.show_event`).
@@ -20,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QMessageBox
 
+from app.compare_actions import wire_compare
+from app.fork_actions import wire_fork
 from app.keys_dialog_actions import open_keys_dialog
 from app.otel_live import wire_live_export
 from widgets.contracts import ContractsPanel
@@ -39,6 +42,7 @@ def wire_run_panels(window: MainWindow) -> None:
     window.actions_by_name["keys"].triggered.connect(lambda _=False: open_keys_dialog(window))
     wire_live_export(window)
     runs.missing_keys_handler = lambda lines, recheck, again: ask_for_keys(window, lines, recheck, again)
+    runs.replay_changes_handler = lambda run_id, lines, start: confirm_replay_changes(window, run_id, lines, start)
     human = _panel(window, "human", HumanGatePanel)
     if human is not None:
         human.decision_requested.connect(
@@ -47,6 +51,8 @@ def wire_run_panels(window: MainWindow) -> None:
     listing = _panel(window, "runs", RunsPanel)
     if listing is not None:
         listing.open_requested.connect(runs.open_stored_run)
+        listing.rerun_requested.connect(runs.rerun_stored)
+        wire_compare(window, listing)
         listing.run_deleted.connect(lambda run_id: runs.close_run(run_id) if run_id in runs.runs else None)
         runs.runs_changed.connect(lambda: listing.set_live_runs({r.run_id for r in runs.live_runs()}))
         runs.run_finished.connect(lambda _run_id, _status: listing.refresh())
@@ -54,6 +60,7 @@ def wire_run_panels(window: MainWindow) -> None:
     contracts = _panel(window, "contracts", ContractsPanel)
     if contracts is not None:
         contracts.event_requested.connect(runs.views.show_event)
+    wire_fork(window)
     memory = _panel(window, "memory", MemoryPanel)
     if memory is not None:
         runs.store_opened.connect(memory.set_store)
@@ -89,3 +96,20 @@ def ask_for_keys(window: MainWindow, lines: list[str], recheck: Callable[[], lis
     dialog.open()
     return dialog
 
+
+
+def confirm_replay_changes(window: MainWindow, run_id: str, lines: list[str],
+                           start: Callable[[], object]) -> QMessageBox:
+    """The workflow changed since the run: say which nodes differ (non-modal); Re-run runs the recorded version."""
+    shown = lines[:15] + ([f"… and {len(lines) - 15} more"] if len(lines) > 15 else [])
+    box = QMessageBox(QMessageBox.Icon.Information, "The workflow changed since this run",
+                      f"The canvas's workflow differs from the version run {run_id[:8]} ran with:\n\n"
+                      + "\n".join(f"• {line}" for line in shown)
+                      + "\n\nThe re-run uses the recorded version, served from the recording.",
+                      QMessageBox.StandardButton.Cancel, window)
+    rerun = box.addButton("Re-run Recorded Version", QMessageBox.ButtonRole.AcceptRole)
+    box.setObjectName("confirm_replay_changes")
+    box.buttonClicked.connect(lambda button: start() if button is rerun else None)
+    box.finished.connect(box.deleteLater)
+    box.open()
+    return box

@@ -34,6 +34,8 @@ _COMMANDS = {
     "import": "app.cli.cmd_import",
     "check": "app.cli.cmd_check",
     "keys": "app.cli.cmd_keys",
+    "prune": "app.cli.cmd_prune",
+    "vacuum": "app.cli.cmd_vacuum",
     "self-test": "app.cli.cmd_self_test",
     "otel": "app.cli.cmd_otel",
     "export-script": "app.cli.cmd_export_script",
@@ -47,6 +49,7 @@ _EPILOG = """examples:
   triadic diff 3f2a 9c1e                   # what differs between two runs
   triadic export 3f2a -o run.triadic-run   # one file: events, workflow version, recording
   triadic import run.triadic-run           # add it to this store (then replay or fork it)
+  triadic prune --older-than 30 --keep 10 --dry-run
   triadic check-determinism resources/examples/hanoi.triadic.json -n 5 --vary-seed
   triadic check 3f2a 9c1e                  # past runs against their workflow's trace contracts
   triadic otel 3f2a --endpoint http://127.0.0.1:4318   # the run as an OpenTelemetry trace
@@ -104,6 +107,16 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_id", metavar="RUN_ID", help="run id or a unique prefix of it")
     show.add_argument("--db", metavar="PATH", help=_DB_HELP)
     show.add_argument("--events", action="store_true", help="also dump every event as JSON")
+
+    prune = sub.add_parser("prune", help="remove old runs from the trace store",
+                           description="Remove runs that meet every rule given; live runs and the sources of "
+                                       "replays or forks that stay are kept.")
+    prune.add_argument("--older-than", type=_amount(float), metavar="DAYS", help="runs started more than DAYS ago")
+    prune.add_argument("--keep", type=_amount(int), metavar="N", help="keep the newest N runs of each workflow")
+    prune.add_argument("--dry-run", action="store_true", help="say what would be removed; remove nothing")
+    prune.add_argument("--db", metavar="PATH", help=_DB_HELP)
+    vacuum = sub.add_parser("vacuum", help="compact the trace database", description="Compact the trace database.")
+    vacuum.add_argument("--db", metavar="PATH", help=_DB_HELP)
 
     add_replay_parsers(sub, _DB_HELP)
     add_bundle_parsers(sub, _DB_HELP)

@@ -34,6 +34,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.controllers import run_start
 from app.controllers.live_run import LiveRun, RunSource
 from app.controllers.playback import PlaybackController
+from app.controllers.replay_runs import ForkRunsMixin, ReplayRunsMixin, divergences
 from app.controllers.run_control import RunControlMixin
 from app.controllers.run_views import RunViews
 from app.controllers.stored_runs import StoredRunsMixin
@@ -51,7 +52,7 @@ MissingKeysHandler = Callable[[list[str], Callable[[], list[str]], Callable[[], 
 TICK_MS = 500  # the elapsed time of live runs, shown even when no event arrives (a paused run)
 
 
-class RunController(RunControlMixin, StoredRunsMixin, QObject):
+class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsMixin, QObject):
     runs_changed = Signal()  # a run was added or removed, or a run's status changed (the picker)
     run_selected = Signal(str)  # the run the views follow ("" none)
     summary_changed = Signal()  # the selected run's status, elapsed time, tokens or cost changed
@@ -136,9 +137,11 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         self.run_started.emit(run.run_id)
         return run.run_id
 
-    def attach(self, source: RunSource, *, name: str = "", document_index: int | None = None) -> LiveRun:
-        """Follow a started run (or any `RunSource`): fold its stream, list it, select it."""
-        live = LiveRun(source.run_id, name, RunProjection(), source=source,
+    def attach(self, source: RunSource, *, name: str = "", document_index: int | None = None,
+               workflow: Any = None) -> LiveRun:
+        """Follow a started run (or any `RunSource`): fold its stream, list it, select it. `workflow`: the
+        version the canvas shows it on, read-only, when it is not the document's (a re-run's recorded one)."""
+        live = LiveRun(source.run_id, name, RunProjection(), source=source, workflow=workflow,
                        document_workflow=self.document.workflow,
                        document_index=self.document.undo_stack.index() if document_index is None else document_index)
         self.runs[live.run_id] = live
@@ -167,6 +170,8 @@ class RunController(RunControlMixin, StoredRunsMixin, QObject):
         status = live.status()
         if live.recording_errors:
             self.error_reported.emit("Part of the run was not recorded", "\n".join(live.recording_errors))
+        if divergences(live):
+            self.error_reported.emit("The re-run diverged from its recording", "\n".join(divergences(live)))
         self.status_message.emit(f"Run {live.run_id[:8]} {status}: {live.projection.reason or 'finished'}")
         self.run_finished.emit(live.run_id, status)
         if not self.live_runs():

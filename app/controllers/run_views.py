@@ -137,7 +137,7 @@ class RunViews(QObject):
     # -- the canvas ------------------------------------------------------------------------------
     def _show_canvas(self, live: LiveRun | None) -> None:
         document = self.controller.document.workflow
-        version = live.workflow if live is not None and live.read_only else None
+        version = live.workflow if live is not None else None  # a stored run's version, a re-run's recorded one
         wanted = version if version is not None else document
         if self.scene.workflow is not wanted:
             self.scene.set_workflow(wanted)
@@ -147,7 +147,8 @@ class RunViews(QObject):
             self.read_only = read_only
             text = ""
             if live is not None and read_only:
-                text = f"Past run {live.run_id[:8]} of {live.name or 'a workflow'} — read-only, the workflow as it ran"
+                text = (f"Past run {live.run_id[:8]} of {live.name or 'a workflow'} — read-only, the workflow as it ran"
+                        if live.read_only else f"Run {live.run_id[:8]}: {live.name} — the recorded workflow, read-only")
             self.canvas_mode_changed.emit(read_only, text)
 
     def _on_scene_selection_changed(self) -> None:

@@ -172,7 +172,41 @@ class TraceStore:
             conn.execute(delete(RUNS).where(RUNS.c.pk == pk))
         return True
 
+    def delete_runs(self, run_ids: Iterable[str]) -> int:
+        """Remove these runs (full ids) and everything recorded for them in one transaction; how many went."""
+        self._check_open()
+        ids = list(run_ids)
+        removed = 0
+        with self._write_engine.begin() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                conn.execute(delete(MEMORY_ENTRIES).where(MEMORY_ENTRIES.c.scope == "run",
+                                                          MEMORY_ENTRIES.c.scope_id.in_(chunk)))
+                removed += conn.execute(delete(RUNS).where(RUNS.c.id.in_(chunk))).rowcount or 0
+        return removed
+
+    def vacuum(self) -> None:
+        """Give the space of deleted runs back to the file system (SQLite VACUUM, then the WAL truncated)."""
+        self._check_open()
+        raw = self._write_engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("VACUUM")
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            cursor.close()
+        finally:
+            raw.close()
+
+    def size_bytes(self) -> int:
+        """The database's size on disk: its file and its -wal file."""
+        paths = (self.path, self.path.with_name(self.path.name + "-wal"))
+        return sum(p.stat().st_size for p in paths if p.exists())
+
     # -- queries ---------------------------------------------------------------------------------
+
+    def read_connection(self) -> Any:
+        """A read transaction (a context manager yielding a SQLAlchemy connection) for engine/store modules."""
+        return self._read()
 
     def list_runs(self, *, workflow_id: str | None = None, limit: int = 100) -> list[RunSummary]:
         query = select(RUNS).order_by(RUNS.c.pk.desc()).limit(limit)

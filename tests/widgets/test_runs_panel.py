@@ -18,7 +18,6 @@ from engine import events as ev
 from engine.store import TraceStore
 from tests.engine.store.store_samples import Stream, triad_run, write_all
 from widgets.runs import RunsPanel
-from widgets.runs.runs_model import RUN_ID_ROLE
 
 _loop = pytest.fixture(name="qt_loop")(qt_loop_fixture)
 
@@ -56,12 +55,17 @@ def _panel(qtbot: QtBot, source: Any) -> RunsPanel:
 
 
 def _ids(panel: RunsPanel) -> list[str]:
-    return [panel.model.index(r, 0).data(RUN_ID_ROLE) for r in range(panel.model.rowCount())]
+    """The runs shown, in display order (depth first: a replay or fork right under its source)."""
+    return [item.run_id for item in panel.model.listings]
+
+
+def _matched(panel: RunsPanel) -> list[str]:
+    return [panel.model.listings_all[i].run_id for i in panel.model.tree.matched]
 
 
 def _row(panel: RunsPanel, run_id: str) -> list[str]:
-    row = _ids(panel).index(run_id)
-    return [panel.model.index(row, c).data() for c in range(panel.model.columnCount())]
+    index = panel.model.index_of(run_id)
+    return [index.siblingAtColumn(c).data() for c in range(panel.model.columnCount())]
 
 
 def test_lists_runs_newest_first_with_figures_loaded_off_the_gui_thread(qtbot: QtBot, qt_loop: Any,
@@ -74,12 +78,14 @@ def test_lists_runs_newest_first_with_figures_loaded_off_the_gui_thread(qtbot: Q
 
     async def scenario() -> RunsPanel:
         panel = _panel(qtbot, source)
-        await until(lambda: panel.model.rowCount() == 4, what="the runs listed")
+        await until(lambda: len(_ids(panel)) == 4, what="the runs listed")
         return panel
 
     panel = qt_loop.run_until_complete(scenario())
     assert threads and threads[0] != threading.main_thread().name
-    assert _ids(panel) == ["dddd4444", "cccc3333", "bbbb2222", "aaaa1111"]
+    assert _ids(panel) == ["cccc3333", "bbbb2222", "aaaa1111", "dddd4444"]  # the replay under its source
+    assert panel.model.source_of("dddd4444") == "aaaa1111"
+    assert _row(panel, "dddd4444")[0] == "└ Review loop"
     failed = _row(panel, "bbbb2222")
     assert failed[:2] == ["Review loop", "failed"]
     assert failed[3:7] == ["1 min 15 s", "1 500", "$0.0123", "2 revise · 1 approve"]
@@ -93,12 +99,14 @@ def test_lists_runs_newest_first_with_figures_loaded_off_the_gui_thread(qtbot: Q
 def test_filters_by_text_and_status(qtbot: QtBot, qt_loop: Any, store_path: Path) -> None:
     async def scenario() -> RunsPanel:
         panel = _panel(qtbot, store_path)
-        await until(lambda: panel.model.rowCount() == 4)
+        await until(lambda: len(_ids(panel)) == 4)
         return panel
 
     panel = qt_loop.run_until_complete(scenario())
     qtbot.keyClicks(panel.filter_edit, "review")
-    assert sorted(_ids(panel)) == ["bbbb2222", "cccc3333", "dddd4444"]
+    assert sorted(_matched(panel)) == ["bbbb2222", "cccc3333", "dddd4444"]
+    assert _ids(panel) == ["cccc3333", "bbbb2222", "aaaa1111", "dddd4444"]  # the replay's source stays, dimmed
+    assert panel.model.index_of("aaaa1111").data(Qt.ItemDataRole.ForegroundRole) is not None
     panel.filter_edit.setText("AAAA")
     assert _ids(panel) == ["aaaa1111"]
     panel.filter_edit.clear()
@@ -111,29 +119,29 @@ def test_filters_by_text_and_status(qtbot: QtBot, qt_loop: Any, store_path: Path
 def test_open_and_delete_with_confirmation_but_never_a_live_run(qtbot: QtBot, qt_loop: Any, store_path: Path) -> None:
     async def scenario() -> tuple[RunsPanel, list[str], list[str]]:
         panel = _panel(qtbot, store_path)
-        await until(lambda: panel.model.rowCount() == 4)
+        await until(lambda: len(_ids(panel)) == 4)
         opened: list[str] = []
         deleted: list[str] = []
         panel.open_requested.connect(opened.append)
         panel.run_deleted.connect(deleted.append)
         panel.set_live_runs({"cccc3333"})
-        panel.table.selectRow(_ids(panel).index("cccc3333"))
+        panel.select_run("cccc3333")
         assert not panel.delete_button.isEnabled() and "live" in panel.delete_button.toolTip()
         assert _row(panel, "cccc3333")[1].endswith(" · live")
-        panel.table.activated.emit(panel.model.index(_ids(panel).index("bbbb2222"), 0))
-        panel.table.selectRow(_ids(panel).index("bbbb2222"))
+        panel.view.activated.emit(panel.model.index_of("bbbb2222"))
+        panel.select_run("bbbb2222")
         panel.open_button.click()
         panel.delete_button.click()
         box = panel.findChild(QMessageBox)
         assert box is not None and box.isVisible() and "bbbb2222"[:8] in box.text()
         box.button(QMessageBox.StandardButton.Cancel).click()
         await until(lambda: panel._confirm is None)
-        assert panel.model.rowCount() == 4  # cancelled: nothing deleted
+        assert len(_ids(panel)) == 4  # cancelled: nothing deleted
         panel.delete_button.click()
         box = panel._confirm
         assert box is not None
         box.button(QMessageBox.StandardButton.Yes).click()
-        await until(lambda: panel.model.rowCount() == 3, what="the list reloaded after the delete")
+        await until(lambda: len(_ids(panel)) == 3, what="the list reloaded after the delete")
         return panel, opened, deleted
 
     panel, opened, deleted = qt_loop.run_until_complete(scenario())
@@ -163,12 +171,12 @@ def test_a_store_that_cannot_be_opened_says_why(qtbot: QtBot, qt_loop: Any, tmp_
 def test_refresh_picks_up_a_new_run(qtbot: QtBot, qt_loop: Any, store_path: Path) -> None:
     async def scenario() -> RunsPanel:
         panel = _panel(qtbot, store_path)
-        await until(lambda: panel.model.rowCount() == 4)
+        await until(lambda: len(_ids(panel)) == 4)
         with TraceStore(store_path) as store:
             write_all(store, _judged("eeee5555", "cancelled", []))
         panel.refresh()
         panel.refresh()  # asked again while loading: one more load after this one
-        await until(lambda: panel.model.rowCount() == 5)
+        await until(lambda: len(_ids(panel)) == 5)
         return panel
 
     panel = qt_loop.run_until_complete(scenario())
@@ -197,17 +205,18 @@ def test_sorting_by_a_header_sorts_numbers_as_numbers_and_keeps_the_selection(qt
                                                                                store_path: Path) -> None:
     async def scenario() -> RunsPanel:
         panel = _panel(qtbot, store_path)
-        await until(lambda: panel.model.rowCount() == 4)
+        await until(lambda: len(_ids(panel)) == 4)
         return panel
 
     panel = qt_loop.run_until_complete(scenario())
-    panel.table.selectRow(_ids(panel).index("bbbb2222"))
-    panel.table.sortByColumn(4, Qt.SortOrder.AscendingOrder)  # tokens
-    tokens = [panel.model.listing(r).tokens for r in range(4)]  # type: ignore[union-attr]
+    panel.select_run("bbbb2222")
+    panel.view.sortByColumn(4, Qt.SortOrder.AscendingOrder)  # tokens
+    roots = [panel.model.listing(r) for r in range(panel.model.rowCount()) if panel.model.depth(r) == 0]
+    tokens = [item.tokens for item in roots if item is not None]
     assert tokens == sorted(tokens) and tokens[-1] == 1500
     assert panel.selected_run() == "bbbb2222"
     panel.model.set_filter(text="review")
-    assert panel.selected_run() == "bbbb2222" and panel.model.rowCount() == 3
+    assert panel.selected_run() == "bbbb2222" and len(_matched(panel)) == 3
     panel.model.set_filter(text="aaaa")
     assert panel.selected_run() is None and not panel.open_button.isEnabled()
     panel.close_store()

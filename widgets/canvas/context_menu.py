@@ -1,7 +1,9 @@
 """The canvas's right-click menu: every entry emits one of the view's intent signals.
 
 Invariant: the menu only offers what applies to the selection under it (align needs two nodes,
-ungroup one sub-graph node, ...) and never touches the model.
+ungroup one sub-graph node, "Fork from here…" one node of a past run shown: the view's `fork_handler`,
+a callable the window sets — the view's signals are blocked while a past run is shown) and never
+touches the model.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ _ALIGN = (("Align left", "left"), ("Align right", "right"), ("Align top", "top")
 def build_context_menu(view: Any, scene_pos: QPointF) -> QMenu:
     menu = QMenu(view)
     nodes, edges, comments = view.selected_node_ids(), view.selected_edge_ids(), view.selected_comment_ids()
+    fork = getattr(view, "fork_handler", None)  # set by the window while a past run is shown
+    if fork is not None and len(nodes) == 1:
+        menu.addAction("Fork from here…", lambda: fork(nodes[0]))
+        menu.addSeparator()
     if nodes:
         menu.addAction("Cut\tCtrl+X", view.cut_requested.emit)
         menu.addAction("Copy\tCtrl+C", view.copy_requested.emit)

@@ -16,6 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -67,6 +68,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
 
     def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
+        self.fork_handler: Callable[[str], object] | None = None  # a past run shown: "Fork from here…"
         self._fast = False
         self._scaling = False
         self._canvas_scene = scene  # keeps the scene alive as long as the view

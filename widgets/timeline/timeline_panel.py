@@ -3,7 +3,8 @@
 Node executions are bars coloured by status, model / tool calls thinner bars inside them; time a node
 waited for a person and the run's holds are hatched, retries marked; open spans grow to "now" while
 the run is live. Wheel zooms and drag pans the time axis (lanes too with "Zoom lanes"); hovering shows
-a span, a click selects it (`span_selected`, and `node_selected` for its node). "Follow" keeps the
+a span, a click selects it (`span_selected`, and `node_selected` for its node), a right-click on a
+finished run's span offers "Fork from here…" (`fork_requested`). "Follow" keeps the
 whole run in view as it grows until the person zooms or pans; "Fit" brings it back.
 
 Invariants: it reads the projection only through `SpanArrays` (fed once per flush from the changes,
@@ -17,9 +18,18 @@ from __future__ import annotations
 import time
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.run_panel import RunPanel
@@ -33,10 +43,13 @@ LIVE_TICK_MS = 100  # while the run is live, the picture follows it (and open sp
 
 
 class TimelinePanel(RunPanel):
+    fork_requested = Signal(str)  # span id of a finished run: "Fork from here…" (right-click on a bar)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.arrays = SpanArrays()
         self.follow = True
+        self._fork_menu: QMenu | None = None
         self._lanes_dirty = False
         self._received = (0.0, time.monotonic())  # (last event ts, when it arrived)
         self.axis = LaneAxis(self.arrays.lane_labels)
@@ -205,12 +218,28 @@ class TimelinePanel(RunPanel):
 
     def _on_scene_mouse_clicked(self, event: object) -> None:
         button = event.button()  # type: ignore[attr-defined]
+        if button == Qt.MouseButton.RightButton:
+            self.fork_menu_at(event.scenePos())  # type: ignore[attr-defined]
+            return
         if button != Qt.MouseButton.LeftButton:
             return
         row = self.span_row_at(event.scenePos())  # type: ignore[attr-defined]
         if row is None:
             return
         self.select_row(row)
+
+    def fork_menu_at(self, scene_pos: QPointF) -> QMenu | None:
+        """"Fork from here…" for the span under `scene_pos` of a finished run (None: nothing to fork there)."""
+        row = self.span_row_at(scene_pos)
+        p = self.projection
+        if row is None or p is None or p.status in ("pending", "running"):
+            return None
+        span_id = self.arrays.span_ids[row]
+        menu = QMenu(self)
+        menu.addAction("Fork from here…", lambda: self.fork_requested.emit(span_id))
+        self._fork_menu = menu
+        menu.popup(QCursor.pos())
+        return menu
 
     def select_row(self, row: int) -> None:
         span_id = self.arrays.span_ids[row]

@@ -10,8 +10,17 @@ Picking a call says `span_selected(span_id)`, a node execution `node_selected(no
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QPoint, QTimer
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QHeaderView, QLineEdit, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.projection import ProjectionChanges
 from widgets.run_panel import RunPanel
@@ -27,6 +36,8 @@ MAX_INSERT_INTERVAL_MS = 1_000
 
 
 class TracePanel(RunPanel):
+    fork_requested = Signal(str)  # span id of a finished run: "Fork from here…"
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = TraceModel(self)
@@ -43,6 +54,9 @@ class TracePanel(RunPanel):
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
         self.view.setModel(self.model)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._on_context_menu)
+        self._menu: QMenu | None = None
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -226,6 +240,17 @@ class TracePanel(RunPanel):
             self.span_selected.emit(span.span_id)
         elif span.kind == "node" and span.node_id:
             self.node_selected.emit(span.node_id)
+
+    def _on_context_menu(self, point: QPoint) -> None:
+        """"Fork from here…" on a node execution or a call of a finished run (`fork_requested(span_id)`)."""
+        span = self.model.span_at(self._to_source(self.view.indexAt(point)))
+        p = self.projection
+        if span is None or span.kind == "run" or p is None or p.status in ("pending", "running"):
+            return
+        menu = QMenu(self)
+        menu.addAction("Fork from here…", lambda: self.fork_requested.emit(span.span_id))
+        self._menu = menu
+        menu.popup(self.view.viewport().mapToGlobal(point))
 
     def _on_model_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
         # rows the view paged in itself since the last flush (fetchMore on layout) count as new too

@@ -1,0 +1,122 @@
+"""Fork a past run at a step from the window: the Trace and Timeline docks' and the canvas's "Fork from here…".
+
+A span of the shown run (Trace or Timeline dock: the seq where its node execution began running, from the run's
+projection) or a node of a finished run shown on the canvas (its `fork_handler`: "NODE#1", the node's
+first execution) names the fork point. `open_fork_dialog` reads the recorded
+workflow version and the fork point in the loop's executor, then opens the non-modal `ForkDialog`
+with the node's recorded prompt, model and parameters; its Fork starts `RunController.fork_stored`
+(everything before served from the recording, the node and what follows live, in the window).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from widgets.fork import ForkDialog
+from widgets.timeline import TimelinePanel
+from widgets.trace import TracePanel
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+    from engine.projection import RunProjection
+
+
+def wire_fork(window: MainWindow) -> None:
+    dock = window.docks.get("trace")
+    trace = dock.widget() if dock is not None else None
+    if isinstance(trace, TracePanel):
+        trace.fork_requested.connect(lambda span_id: fork_from_span(window, span_id))
+    dock = window.docks.get("timeline")
+    timeline = dock.widget() if dock is not None else None
+    if isinstance(timeline, TimelinePanel):
+        timeline.fork_requested.connect(lambda span_id: fork_from_span(window, span_id))
+    window.runs.run_selected.connect(lambda _run_id: _follow_selection(window))
+    window.runs.run_finished.connect(lambda _run_id, _status: _follow_selection(window))
+
+
+def _follow_selection(window: MainWindow) -> None:
+    """The canvas offers "Fork from here…" while a finished run is shown on it."""
+    live = window.runs.selected
+    if live is not None and not live.live and live.projection.run_id:
+        run_id, owner = live.run_id, weakref.ref(window)  # no cycle window → view → handler → window
+
+        def fork_at(node_id: str) -> asyncio.Task[ForkDialog | None] | None:
+            found = owner()
+            return open_fork_dialog(found, run_id, f"{node_id}#1") if found is not None else None
+
+        window.view.fork_handler = fork_at
+    else:
+        window.view.fork_handler = None
+
+
+def fork_from_span(window: MainWindow, span_id: str) -> asyncio.Task[ForkDialog | None] | None:
+    live = window.runs.selected
+    if live is None:
+        return None
+    at = execution_of(live.projection, span_id)
+    if at is None:
+        window.show_status("That span is not inside a node's execution: pick a node or one of its calls")
+        return None
+    return open_fork_dialog(window, live.run_id, at)
+
+
+def execution_of(p: RunProjection, span_id: str) -> str | None:
+    """The fork point of `span_id` (a node execution, or a call inside one) as the engine reads it: the
+    seq of the event where that execution began running ("123"; `engine.replay.fork_point` names the
+    node and its execution from it)."""
+    from engine import events as ev
+
+    spans = p.span_table.spans
+    span = spans.get(span_id)
+    while span is not None and span.kind != "node":
+        span = spans.get(span.parent_id) if span.parent_id else None
+    if span is None:
+        return None
+    began = next((e.seq for e in p.events if isinstance(e, ev.NodeStateChanged) and e.span_id == span.span_id
+                  and e.state == "running"), None)
+    return None if began is None else str(began)
+
+
+def open_fork_dialog(window: MainWindow, run_id: str, at: str) -> asyncio.Task[ForkDialog | None]:
+    return asyncio.ensure_future(_open(window, run_id, at))
+
+
+async def _open(window: MainWindow, run_id: str, at: str) -> ForkDialog | None:
+    store = await window.runs.store()
+    if store is None:
+        return None
+
+    def read() -> tuple[Any, dict[str, Any]]:
+        from engine.replay.fork import fork_point
+
+        run = store.get_run(run_id)
+        if run is None:
+            raise ValueError(f"no run {run_id!r} in the store")
+        point = fork_point(store.iter_events(run.id, kinds=["node_state"]), at)
+        document = store.workflow_version(run.workflow_hash) or {}
+        node = next((n for n in document.get("nodes") or [] if n.get("id") == point.node_id.split("/", 1)[0]), {})
+        return point, dict(node.get("params") or {})
+
+    try:
+        point, params = await asyncio.get_running_loop().run_in_executor(None, read)
+    except Exception as exc:
+        window.runs.error_reported.emit("The run cannot be forked there", str(exc))
+        return None
+    dialog = ForkDialog(run_id, point.node_id, point.execution, point.seq, params, window)
+    runs, at = window.runs, f"{point.node_id}#{point.execution}"  # the dialog's slots hold no window
+    dialog.fork_requested.connect(lambda model, prompt, edits: runs.fork_stored(run_id, at, model, prompt, edits))
+    owner = weakref.ref(window)
+
+    def done(_result: int) -> None:
+        found = owner()
+        if found is not None and found.fork_dialog is dialog:
+            found.fork_dialog = None
+        dialog.deleteLater()
+
+    dialog.finished.connect(done)
+    window.fork_dialog = dialog
+    dialog.show()  # non-modal: the past run stays explorable while the edits are made
+    dialog.raise_()
+    return dialog
