@@ -127,6 +127,24 @@ def test_running_spans_grow_to_now(qtbot: QtBot) -> None:
     assert ends[panel.arrays.row_of["n1"]] == pytest.approx(panel.item.now)
 
 
+def test_a_run_shown_at_a_playback_moment_stands_still(qtbot: QtBot) -> None:
+    projection = RunProjection()
+    projection.apply_many([
+        ev.RunStarted(run_id="r", seq=1, ts=0.0, workflow_id="w", workflow_name="W", workflow_hash="h"),
+        ev.NodeStateChanged(run_id="r", seq=2, ts=0.5, span_id="n1", parent_id="run:r", node_id="a", state="running"),
+    ])
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    panel.clock_running = False  # playback (or a past run): the moment shown, not the wall clock
+    panel.set_projection(projection)
+    panel.show()
+    qtbot.waitExposed(panel)
+    first = panel.now()
+    qtbot.wait(250)
+    assert panel.now() == first == projection.elapsed_s
+    assert not panel.live_timer.isActive()
+
+
 def _waiting_run() -> RunProjection:
     r = "r"
     return project([

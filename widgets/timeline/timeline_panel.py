@@ -135,10 +135,11 @@ class TimelinePanel(RunPanel):
 
     # -- reading ----------------------------------------------------------------------------------
     def now(self) -> float:
-        """The run's time now: the last event's while stored or finished, growing with the clock while live."""
+        """The run's time now: the last event's while stored, finished or shown at a playback moment
+        (`clock_running` False), growing with the clock while live."""
         p = self.projection
         last, at = self._received
-        if p is None or p.finished or p.status == "pending":
+        if p is None or p.finished or p.status == "pending" or not self.clock_running:
             return last
         return last + (time.monotonic() - at)
 
@@ -162,7 +163,7 @@ class TimelinePanel(RunPanel):
         if self.follow:
             lo, hi = self.arrays.extent(now)
             self.view_box.setXRange(lo, hi + (hi - lo) * 0.02, padding=0)
-        live = p is not None and not p.finished and p.status != "pending"
+        live = p is not None and not p.finished and p.status != "pending" and self.clock_running
         if live and not self.live_timer.isActive():
             self.live_timer.start()
         elif not live:
