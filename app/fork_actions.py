@@ -14,9 +14,10 @@ import asyncio
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtWidgets import QWidget
+
+from app.lazy_dock import LazyDockPanel
 from widgets.fork import ForkDialog
-from widgets.timeline import TimelinePanel
-from widgets.trace import TracePanel
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
@@ -24,14 +25,16 @@ if TYPE_CHECKING:
 
 
 def wire_fork(window: MainWindow) -> None:
-    dock = window.docks.get("trace")
-    trace = dock.widget() if dock is not None else None
-    if isinstance(trace, TracePanel):
-        trace.fork_requested.connect(lambda span_id: fork_from_span(window, span_id))
-    dock = window.docks.get("timeline")
-    timeline = dock.widget() if dock is not None else None
-    if isinstance(timeline, TimelinePanel):
-        timeline.fork_requested.connect(lambda span_id: fork_from_span(window, span_id))
+    for name in ("trace", "timeline"):  # the docks whose spans offer "Fork from here…" (`fork_requested(span_id)`)
+        dock = window.docks.get(name)
+        widget = dock.widget() if dock is not None else None
+        if isinstance(widget, LazyDockPanel):  # the Timeline is built when first shown: wire it then
+            if widget.panel is not None:
+                _wire_span_fork(window, widget.panel)
+            else:
+                widget.built.connect(lambda panel: _wire_span_fork(window, panel))
+        elif widget is not None:
+            _wire_span_fork(window, widget)
     window.runs.run_selected.connect(lambda _run_id: _follow_selection(window))
     window.runs.run_finished.connect(lambda _run_id, _status: _follow_selection(window))
 
@@ -49,6 +52,12 @@ def _follow_selection(window: MainWindow) -> None:
         window.view.fork_handler = fork_at
     else:
         window.view.fork_handler = None
+
+
+def _wire_span_fork(window: MainWindow, panel: QWidget) -> None:
+    requests = getattr(panel, "fork_requested", None)
+    if requests is not None:
+        requests.connect(lambda span_id: fork_from_span(window, span_id))
 
 
 def fork_from_span(window: MainWindow, span_id: str) -> asyncio.Task[ForkDialog | None] | None:

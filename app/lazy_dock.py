@@ -7,6 +7,9 @@ it) it builds the panel on the next turn of the event loop — the dock shows at
 moment later — puts it in the dock and mounts it on the run views, which feed it the selected run
 and the node filter exactly as a panel built at start-up.
 
+`built(panel)` is emitted once the panel is in its dock (a window that wires a panel's own signals —
+"Fork from here…" on the Timeline — connects them then).
+
 Invariants: the panel is built at most once; a factory that raises is reported on the status bar
 and the dock says why in place of the panel (the window goes on); `panel` is None until built.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
 from widgets.run_panel import RunPanel
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
 
 
 class LazyDockPanel(QWidget):
+    built = Signal(QWidget)
+
     def __init__(self, name: str, title: str, factory: Callable[[], QWidget], controller: RunController,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,4 +75,5 @@ class LazyDockPanel(QWidget):
         self.hide()
         if isinstance(panel, RunPanel):
             self._controller.views.mount(self.name, panel)
+        self.built.emit(panel)
         return panel

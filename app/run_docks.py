@@ -7,7 +7,7 @@ such as a runs list). Adding a dock is one `RunDockSpec` line in `RUN_DOCKS`.
 
 `mount_run_docks(window, controller)` makes one `QDockWidget` per entry (movable, floatable, closable,
 tabbed with the other run docks of its area), gives each `RunPanel` to the controller
-(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9, 0).
+(`RunViews.mount`), and returns the docks and their View ▸ Panels toggle actions (Ctrl+Alt+1…9, 0, -, =).
 The window's existing state saving (`saveState` / `restoreState`, keyed by the docks' object names
 "dock_<name>") keeps the layout.
 
@@ -98,6 +98,9 @@ RUN_DOCKS: list[RunDockSpec] = [
 ]
 
 
+_TOGGLE_KEYS = "1234567890-="  # View ▸ Panels: Ctrl+Alt+1 … 9, 0, -, = in the order of RUN_DOCKS
+
+
 def mount_run_docks(window: QMainWindow, controller: RunController,
                     specs: list[RunDockSpec] | None = None) -> tuple[dict[str, QDockWidget], dict[str, QAction]]:
     docks: dict[str, QDockWidget] = {}
@@ -131,8 +134,8 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
             widget.watch(dock)
         action = dock.toggleViewAction()
         action.setObjectName(f"action_toggle_{spec.name}")
-        if index < 10:  # Ctrl+Alt+1 … 9, then 0
-            action.setShortcut(QKeySequence(f"Ctrl+Alt+{(index + 1) % 10}"))
+        if index < len(_TOGGLE_KEYS):
+            action.setShortcut(QKeySequence(f"Ctrl+Alt+{_TOGGLE_KEYS[index]}"))
         set_tip(action, f"Show or hide the {spec.title} panel")
         docks[spec.name] = dock
         actions[f"toggle_{spec.name}"] = action

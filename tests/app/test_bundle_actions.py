@@ -38,7 +38,7 @@ def test_export_from_the_runs_dock_and_import_from_the_file_menu(
         listing = _listing(source)
         listing.refresh()
         await until(lambda: listing.model.rowCount() == 1)
-        listing.table.selectRow(0)
+        listing.view.selectRow(0)
         assert listing.export_action.isEnabled()
         asked: list[str] = []
         listing.export_requested.connect(asked.append)

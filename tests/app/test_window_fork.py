@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 from run_fixtures import drive, run_window, settle, until
 
 from app import fork_actions
+from app.lazy_dock import LazyDockPanel
 from engine.store.store import TraceStore
 from widgets.fork import ForkDialog
 
@@ -97,7 +98,11 @@ def test_the_trace_and_timeline_docks_fork_requests_open_the_dialog(qtbot: QtBot
     async def scenario() -> None:
         for name in ("trace", "timeline"):
             window.fork_dialog = None
-            window.docks[name].widget().fork_requested.emit(critic.span_id)  # what "Fork from here…" sends
+            panel = window.docks[name].widget()
+            if isinstance(panel, LazyDockPanel):  # the Timeline is built when its dock is first shown
+                window.docks[name].show()
+                panel = panel.build()
+            panel.fork_requested.emit(critic.span_id)  # type: ignore[union-attr]  # what "Fork from here…" sends
             await until(lambda: window.fork_dialog is not None)
             opened.append(window.fork_dialog.windowTitle())  # type: ignore[union-attr]
             window.fork_dialog.reject()  # type: ignore[union-attr]
