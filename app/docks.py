@@ -27,6 +27,9 @@ def add_dock(window: QMainWindow, name: str, title: str, widget: QWidget, area: 
     return dock
 
 
+BOTTOM_HEIGHT = 260  # the bottom dock area's first height: about ten rows of the Trace or Events dock
+
+
 def build_docks(window: QMainWindow, panels: dict[str, QWidget | None]) -> dict[str, QDockWidget]:
     """Docks for the given panels (None = not available, no dock); returns them by name."""
     places = {"palette": ("Palette", Area.LeftDockWidgetArea),
@@ -44,8 +47,12 @@ def build_docks(window: QMainWindow, panels: dict[str, QWidget | None]) -> dict[
     widths = {"palette": 180, "inspector": 360}
     sides = [n for n in widths if n in docks]
     window.resizeDocks([docks[n] for n in sides], [widths[n] for n in sides], Qt.Orientation.Horizontal)
+    # The right column (inspector, minimap and the run docks tabbed under them) runs the window's full
+    # height, so the bottom area (problems, trace, timeline, events) is only as short as the left column
+    # allows and gets room for a run's rows.
+    window.setCorner(Qt.Corner.BottomRightCorner, Area.RightDockWidgetArea)
     if "problems" in docks:
-        window.resizeDocks([docks["problems"]], [170], Qt.Orientation.Vertical)
+        window.resizeDocks([docks["problems"]], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
     return docks
 
 
