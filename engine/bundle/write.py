@@ -27,6 +27,7 @@ from engine.bundle.format import (
 )
 from engine.bundle.secrets_check import refuse_secrets
 from engine.replay.recording import Recording
+from engine.replay.rerun import finished_run
 
 if TYPE_CHECKING:
     from engine import events as ev
@@ -48,14 +49,7 @@ def _event_line(event: ev.Event) -> str:
 
 def export_run(store: TraceStore, run_id: str, path: Path) -> dict[str, Any]:
     """Write the run `run_id` (an id or unique prefix) to `path`; its manifest."""
-    run = store.get_run(run_id)
-    if run is None:
-        raise BundleError(f"no run {run_id!r} in the store")
-    if run.status == "running":
-        raise BundleError(f"run {run.id[:12]} is still running; export it once it has finished")
-    document = store.workflow_version(run.workflow_hash)
-    if document is None:
-        raise BundleError(f"run {run.id[:12]}: its workflow version {run.workflow_hash[:12]} is not in the store")
+    run, document = finished_run(store, run_id, doing="export", error=BundleError)
     events = list(store.iter_events(run.id))
     recording = Recording.from_events(run.id, events)
     members = {

@@ -54,15 +54,23 @@ class ReplaySetup:
     lineage: dict[str, Any] = field(default_factory=dict)
 
 
-def load_source(store: TraceStore, run_id: str) -> ReplaySource:
+def finished_run(store: TraceStore, run_id: str, *, doing: str,
+                 error: type[Exception] = ReplayError) -> tuple[RunSummary, dict[str, Any]]:
+    """The finished run `run_id` (an id or unique prefix) and the workflow version it ran, or `error` saying
+    which is missing (`doing`: what the caller wants to do with it, e.g. "replay", "export")."""
     run = store.get_run(run_id)
     if run is None:
-        raise ReplayError(f"no run {run_id!r} in the store")
+        raise error(f"no run {run_id!r} in the store")
     if run.status == "running":
-        raise ReplayError(f"run {run.id[:12]} is still running; replay it once it has finished")
+        raise error(f"run {run.id[:12]} is still running; {doing} it once it has finished")
     document = store.workflow_version(run.workflow_hash)
     if document is None:
-        raise ReplayError(f"run {run.id[:12]}: its workflow version {run.workflow_hash[:12]} is not in the store")
+        raise error(f"run {run.id[:12]}: its workflow version {run.workflow_hash[:12]} is not in the store")
+    return run, document
+
+
+def load_source(store: TraceStore, run_id: str) -> ReplaySource:
+    run, document = finished_run(store, run_id, doing="replay")
     recording = Recording.from_events(run.id, store.iter_events(run.id))
     if recording.started is None:
         raise ReplayError(f"run {run.id[:12]}: its recording has no RunStarted event")
