@@ -14,7 +14,6 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from widgets.compare import ComparePanel
-from widgets.events_view import EventsPanel
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
@@ -74,25 +73,9 @@ def show_event(window: MainWindow, run_id: str, seq: int) -> asyncio.Task[bool]:
 
 
 async def _show_event(window: MainWindow, run_id: str, seq: int) -> bool:
-    await window.runs.open_stored_run(run_id)
-    events = _panel(window, "events", EventsPanel)
-    if events is None:
-        return False
-    dock = window.docks["events"]
-    dock.show()
-    dock.raise_()
-    for _ in range(200):  # the dock takes a run's events in on timer ticks: wait until it has them all
-        if not events.scanning():
-            break
-        await asyncio.sleep(0.025)
-    model = events.model
-    for row in range(model.rowCount()):
-        event = model.event_at(row)
-        if event is not None and event.seq >= seq:
-            events.view.selectRow(row)
-            events.view.scrollTo(model.index(row, 0))
-            return event.seq == seq
-    return False
+    """Open run `run_id` and go to event `seq` as the Contracts dock does (Events dock, Trace span, node)."""
+    opened = await window.runs.open_stored_run(run_id)
+    return opened is not None and window.runs.views.show_event(seq)
 
 
 def _panel(window: MainWindow, name: str, kind: type) -> Any:

@@ -32,17 +32,24 @@ class GuiThreadCollector(QObject):
         self._timer.start()
 
     def check(self) -> None:
-        """Collect the oldest generation whose counter passed its threshold (and the younger ones)."""
-        counts, due = gc.get_count(), -1
-        for generation, (count, threshold) in enumerate(zip(counts, self.thresholds, strict=True)):
-            if threshold <= 0 or count <= threshold:
-                break
-            due = generation
-        if due >= 0:
-            gc.collect(due)
+        if collect_due(self.thresholds):
             self.collections += 1
 
     def stop(self) -> None:
         self._timer.stop()
         if self._was_enabled:
             gc.enable()
+
+
+def collect_due(thresholds: tuple[int, ...] | None = None) -> bool:
+    """What the automatic collector would have collected by now, on this thread: the oldest generation
+    whose counter passed its threshold, and the younger ones. True when it collected."""
+    due = -1
+    for generation, (count, threshold) in enumerate(zip(gc.get_count(), thresholds or gc.get_threshold(),
+                                                        strict=True)):
+        if threshold <= 0 or count <= threshold:
+            break
+        due = generation
+    if due >= 0:
+        gc.collect(due)
+    return due >= 0

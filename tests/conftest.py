@@ -22,14 +22,9 @@ def pytest_configure(config: object) -> None:
 
 
 def _collect_due() -> None:
-    """What the automatic collector would have collected by now: the oldest generation past its threshold."""
-    due = -1
-    for generation, (count, threshold) in enumerate(zip(gc.get_count(), gc.get_threshold(), strict=True)):
-        if threshold <= 0 or count <= threshold:
-            break
-        due = generation
-    if due >= 0:
-        gc.collect(due)
+    from app.gui_collector import collect_due
+
+    collect_due()
 
 
 def pytest_runtest_teardown(item: object) -> None:

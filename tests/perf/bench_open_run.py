@@ -112,8 +112,10 @@ async def one_open(window: Any) -> dict[str, float]:
             "paint_all": paint_all, "peak_rss": peak[0]}
 
 
-def main() -> None:
-    folder = tempfile.mkdtemp(prefix="triadic-bench-open-")
+def window_with_stored_run(prefix: str) -> tuple[Any, Any, int]:
+    """(window, its qasync loop, events stored): the real main window, every dock shown, over a fresh store
+    (settings in a throwaway folder) holding the synthetic 100k-event run."""
+    folder = tempfile.mkdtemp(prefix=prefix)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     db = Path(folder) / "trace.db"
@@ -130,6 +132,11 @@ def main() -> None:
     window.show()
     for dock in window.docks.values():
         dock.show()
+    return window, loop, count
+
+
+def main() -> None:
+    window, loop, count = window_with_stored_run("triadic-bench-open-")
     base_rss = rss_mb()
 
     async def opens() -> list[dict[str, float]]:

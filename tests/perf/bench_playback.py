@@ -25,19 +25,15 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
-from tests.perf.bench_open_run import RUN_ID, SIZE, rss_mb, store_run
+from tests.perf.bench_open_run import RUN_ID, SIZE, rss_mb, window_with_stored_run
 from tests.perf.open_run_frames import emit
 
 HAND_S = 0.016
@@ -119,23 +115,7 @@ async def play(playback: Any, speed: float, seconds: float) -> list[float]:
 
 
 def main() -> None:
-    folder = tempfile.mkdtemp(prefix="triadic-bench-playback-")
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    db = Path(folder) / "trace.db"
-    count = store_run(db)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    from app.document import Document
-    from app.event_loop import create_event_loop
-    from app.main_window import MainWindow
-    from engine.graph.model import Workflow
-
-    loop = create_event_loop(app)  # type: ignore[arg-type]
-    window = MainWindow(Document(Workflow()), db=str(db))
-    window.resize(*SIZE)
-    window.show()
-    for dock in window.docks.values():
-        dock.show()
+    window, loop, count = window_with_stored_run("triadic-bench-playback-")
     playback = window.runs.playback
     stalls: list[float] = []
     peak = [rss_mb()]
