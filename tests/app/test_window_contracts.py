@@ -61,3 +61,36 @@ def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
     span = trace.model.span_at(trace._to_source(trace.view.currentIndex()))
     assert span is not None and span.span_id == violating.span_id
     assert window.view.selected_node_ids() == ["executor"]
+
+
+def test_the_contracts_dock_at_a_playback_moment_shows_the_verdicts_as_of_then(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    from run_fixtures import until
+
+    window = run_window(qtbot, tmp_path, "triad")
+    window.view.select_nodes([])
+    editor = window.inspector.contracts_editor
+    assert editor is not None
+    editor.text.setPlainText('[{"kind": "max_calls", "max_calls": 3}, {"kind": "reviewed_before_output"}]')
+    assert editor.apply()
+    panel = window.docks["contracts"].widget()
+    assert isinstance(panel, ContractsPanel)
+    playback = window.runs.playback
+
+    async def scenario() -> int:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        window.runs.close_run(run_id)
+        assert await window.runs.open_stored_run(run_id) == run_id
+        broken_at = panel.selected_seq()
+        assert broken_at is not None and panel.summary.text() == "1 of 2 contracts broken, 1 hold."
+        window.docks["contracts"].raise_()
+        playback.seek(broken_at - 1)
+        await until(lambda: panel.projection is playback.cursor and panel.moment == broken_at - 1)
+        return broken_at
+
+    broken_at = drive(gui_loop, scenario())
+    states = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
+    assert states == ["so far", "so far"] and not panel.goto_button.isEnabled()
+    assert panel.summary.text().startswith(f"At event {broken_at - 1}: all 2 contracts hold so far")
