@@ -12,6 +12,7 @@ Invariant: `show_diff` replaces everything; nothing here reads the store or comp
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -34,9 +35,25 @@ if TYPE_CHECKING:
 NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-def _delta(d: NodeDelta) -> str:
-    duration = "" if d.duration_s is None else f", {d.duration_s:+.2f} s"
-    return f"{d.tokens:+d} tokens, {d.cost_usd:+.4f} $" + duration
+def delta_text(d: NodeDelta) -> str:
+    """B − A as "+120 tokens, −$0.000350, +1.25 s": a delta that rounds to nothing is "±0" (never "-0.0000",
+    which a float's last bits made of an equal cost), and a small cost keeps its figures."""
+    duration = "" if d.duration_s is None else f", {signed(d.duration_s, 2)} s"
+    cost = abs(d.cost_usd)
+    if round(cost, 8) == 0:
+        money = "±$0"
+    else:  # three significant figures below $1 (at least four places), cents above
+        places = 2 if cost >= 1 else max(4, 2 - math.floor(math.log10(cost)))
+        money = f"{'−' if d.cost_usd < 0 else '+'}${cost:.{places}f}"
+    return f"{signed(d.tokens, 0)} tokens, {money}" + duration
+
+
+def signed(value: float, places: int) -> str:
+    """`value` with its sign and `places` decimals; "±0" (with its decimals) when it rounds to zero."""
+    text = f"{abs(value):.{places}f}"
+    if float(text) == 0:
+        return f"±{text}"
+    return f"{'−' if value < 0 else '+'}{text}"
 
 
 class ComparePanel(QWidget):
@@ -90,7 +107,7 @@ class ComparePanel(QWidget):
         a, b = diff.run_a[:8], diff.run_b[:8]
         t = diff.totals
         lines = [f"<b>A</b> {a} ({diff.status[0]}) &nbsp;vs&nbsp; <b>B</b> {b} ({diff.status[1]}): "
-                 + ("<b>no difference</b>" if diff.same else f"B − A: {_delta(t)}")]
+                 + ("<b>no difference</b>" if diff.same else f"B − A: {delta_text(t)}")]
         d = diff.first_divergence
         if d is not None:
             seq = d.seq_a if d.seq_a is not None else d.seq_b
@@ -119,7 +136,7 @@ class ComparePanel(QWidget):
             item = QListWidgetItem(label)
             item.setData(NODE_ROLE, node)
             if node in deltas:
-                item.setToolTip(f"B − A: {_delta(deltas[node])}")
+                item.setToolTip(f"B − A: {delta_text(deltas[node])}")
             self.nodes.addItem(item)
         self.left.clear()
         self.right.clear()
