@@ -12,7 +12,6 @@ Invariant: `show_diff` replaces everything; nothing here reads the store or comp
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from engine.compare.delta_text import signed, signed_cost
 from widgets.compare.side_by_side import html, split
 
 if TYPE_CHECKING:
@@ -36,24 +36,9 @@ NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def delta_text(d: NodeDelta) -> str:
-    """B − A as "+120 tokens, −$0.000350, +1.25 s": a delta that rounds to nothing is "±0" (never "-0.0000",
-    which a float's last bits made of an equal cost), and a small cost keeps its figures."""
+    """B − A as "+120 tokens, −$0.000350, +1.25 s" (`engine.compare.delta_text`)."""
     duration = "" if d.duration_s is None else f", {signed(d.duration_s, 2)} s"
-    cost = abs(d.cost_usd)
-    if round(cost, 8) == 0:
-        money = "±$0"
-    else:  # three significant figures below $1 (at least four places), cents above
-        places = 2 if cost >= 1 else max(4, 2 - math.floor(math.log10(cost)))
-        money = f"{'−' if d.cost_usd < 0 else '+'}${cost:.{places}f}"
-    return f"{signed(d.tokens, 0)} tokens, {money}" + duration
-
-
-def signed(value: float, places: int) -> str:
-    """`value` with its sign and `places` decimals; "±0" (with its decimals) when it rounds to zero."""
-    text = f"{abs(value):.{places}f}"
-    if float(text) == 0:
-        return f"±{text}"
-    return f"{'−' if value < 0 else '+'}{text}"
+    return f"{signed(d.tokens)} tokens, {signed_cost(d.cost_usd, prefix='$')}" + duration
 
 
 class ComparePanel(QWidget):
