@@ -20,7 +20,7 @@ def sub_graph_versions(found: Any, started: ev.Event) -> dict[str, dict[str, Any
     document hashing to its key."""
     if not isinstance(found, dict) or not all(isinstance(d, dict) for d in found.values()):
         raise BundleError(f"{fmt.SUB_GRAPHS}: an object of version hash → workflow document")
-    named = recorded_hashes(started if isinstance(started, ev.RunStarted) else None)
+    named = recorded_hashes(started)
     if missing := sorted(path for path, version in named.items() if version not in found):
         raise BundleError(f"{fmt.SUB_GRAPHS}: no workflow version for the sub-graph {missing[0]!r} the run ran")
     if extra := sorted(set(found) - set(named.values())):

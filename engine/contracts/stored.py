@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from engine.contracts.evaluate import ContractResult, ContractSourceError, evaluate
 from engine.contracts.sub_graphs import evaluate_sub_graphs, sub_graph_contracts
-from engine.events import Event, RunStarted
+from engine.events import Event
 from engine.graph.contract_form import Contract
 
 
@@ -51,9 +51,8 @@ def check_stored_run(store: _Store, run: _Run, contracts: Sequence[Contract]) ->
     from engine.runtime.sub_graph_versions import SubGraphVersionMissing, recorded_documents, recorded_hashes
 
     events: list[Event] = list(store.iter_events(run.id))
-    started = events[0] if events and isinstance(events[0], RunStarted) else None
     try:
-        documents = recorded_documents(store, recorded_hashes(started))
+        documents = recorded_documents(store, recorded_hashes(events[0] if events else None))
     except SubGraphVersionMissing as exc:
         raise ContractSourceError(str(exc)) from None
     return evaluate(contracts, events) + evaluate_sub_graphs(sub_graph_contracts(documents), events)
