@@ -9,7 +9,7 @@ import qasync
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, until
+from run_fixtures import drive, run_then_open, run_window, until
 
 from app.settings_store import playback_by_event
 
@@ -21,11 +21,7 @@ def test_a_press_by_event_shows_that_event_and_the_scale_is_remembered(
     assert not bar.by_event and not playback_by_event()
 
     async def scenario() -> tuple[int, int]:
-        run_id = await window.runs.start_run({}, {})
-        assert run_id is not None
-        await window.runs.runs[run_id].task
-        window.runs.close_run(run_id)
-        assert await window.runs.open_stored_run(run_id) == run_id
+        await run_then_open(window)
         bar.by_event_action.trigger()
         end = playback.end_seq
         assert bar.track.extent == end

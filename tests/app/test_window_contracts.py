@@ -8,8 +8,9 @@ from pathlib import Path
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_to_end, run_window
+from run_fixtures import drive, run_then_open, run_to_end, run_window, until
 
+from app.main_window import MainWindow
 from engine import events as ev
 from widgets.contracts import ContractsPanel
 from widgets.events_view import EventsPanel
@@ -34,14 +35,20 @@ def test_contracts_are_edited_in_the_inspector_with_undo(qtbot: QtBot, gui_loop:
     assert '"max_seconds": 120' in editor.text.toPlainText()  # the editor follows the undo
 
 
-def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
-        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+def _with_two_contracts(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    """The triad in a window, its contracts set in the inspector: one its runs break, one they keep."""
     window = run_window(qtbot, tmp_path, "triad")
     window.view.select_nodes([])
     editor = window.inspector.contracts_editor
     assert editor is not None
     editor.text.setPlainText('[{"kind": "max_calls", "max_calls": 3}, {"kind": "reviewed_before_output"}]')
     assert editor.apply()
+    return window
+
+
+def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window = _with_two_contracts(qtbot, tmp_path)
     run_id = drive(gui_loop, run_to_end(window))
     panel = window.docks["contracts"].widget()
     events_panel = window.docks["events"].widget()
@@ -65,24 +72,13 @@ def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
 
 def test_the_contracts_dock_at_a_playback_moment_shows_the_verdicts_as_of_then(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
-    from run_fixtures import until
-
-    window = run_window(qtbot, tmp_path, "triad")
-    window.view.select_nodes([])
-    editor = window.inspector.contracts_editor
-    assert editor is not None
-    editor.text.setPlainText('[{"kind": "max_calls", "max_calls": 3}, {"kind": "reviewed_before_output"}]')
-    assert editor.apply()
+    window = _with_two_contracts(qtbot, tmp_path)
     panel = window.docks["contracts"].widget()
     assert isinstance(panel, ContractsPanel)
     playback = window.runs.playback
 
     async def scenario() -> int:
-        run_id = await window.runs.start_run({}, {})
-        assert run_id is not None
-        await window.runs.runs[run_id].task
-        window.runs.close_run(run_id)
-        assert await window.runs.open_stored_run(run_id) == run_id
+        await run_then_open(window)
         broken_at = panel.selected_seq()
         assert broken_at is not None and panel.summary.text() == "1 of 2 contracts broken, 1 hold."
         window.docks["contracts"].raise_()
