@@ -1,7 +1,7 @@
 """Writing a run bundle (`engine.bundle.format`): `export_run(store, run_id, path)`.
 
-Invariants: only a finished run is exported, with the workflow versions of its sub-graphs; the file appears complete or not at all (written to a
-temporary file beside it, then renamed); nothing that looks like a key is written (`secrets_check`);
+Invariants: only a finished run is exported, with the workflow versions of its sub-graphs; the file
+appears complete or not at all (written to a temporary file beside it, then renamed); nothing that looks like a key is written (`secrets_check`);
 every member's hash and size are in the manifest.
 """
 

@@ -61,15 +61,17 @@ class ContractResult:
 class ContractPass:
     """One pass of `contracts` over events fed in seq order: a checker per contract, each event handed only
     to the checkers that read its type, each checker stopped at its first violation. `roles` (node id →
-    role) is read as it fills; `origin` is when the events' span began (a sub-graph's execution)."""
+    role) is read as it fills; `origin` is when the events began and `subject` what they are (a sub-graph's
+    execution: `engine.contracts.sub_graphs`)."""
 
-    def __init__(self, contracts: Sequence[Contract], roles: Mapping[str, str], origin: float = 0.0) -> None:
+    def __init__(self, contracts: Sequence[Contract], roles: Mapping[str, str], origin: float = 0.0,
+                 subject: str = "the run") -> None:
         self.checkers = [CHECKERS[c.kind](c, roles) for c in contracts]
         every = [(i, c) for i, c in enumerate(self.checkers) if c.kinds is None]
         self.every = every
         self.routes: dict[type[ev.Event], list[tuple[int, Checker]]] = {}
         for index, checker in enumerate(self.checkers):
-            checker.origin = origin
+            checker.origin, checker.subject = origin, subject
             for kind in checker.kinds or ():
                 self.routes.setdefault(kind, list(every)).append((index, checker))
         self.broken: dict[int, tuple[int, str]] = {}

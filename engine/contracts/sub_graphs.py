@@ -48,7 +48,8 @@ class _Execution:
     def __init__(self, path: str, number: int, contracts: Sequence[Contract], roles: Mapping[str, str],
                  start: float) -> None:
         self.number = number
-        self.check = ContractPass([_in_run(c, f"{path}/") for c in contracts], roles, origin=start)
+        self.check = ContractPass([_in_run(c, f"{path}/") for c in contracts], roles, origin=start,
+                                  subject="the sub-graph's execution")
 
 
 def evaluate_sub_graphs(by_path: Mapping[str, Sequence[Contract]], events: Iterable[ev.Event]) -> list[ContractResult]:

@@ -9,7 +9,8 @@
   starts it as a new run whose `RunStarted.replay_of` names the source (or `fork_of` / `fork_at_seq`).
 
 Invariants: the re-run runs the recorded workflow version — and the recorded version of each sub-graph
-(`engine.runtime.sub_graph_versions`), not today's file — with the recorded inputs, model overrides and seed; in strict mode nothing leaves the process (the live gateway is never called).
+(`engine.runtime.sub_graph_versions`), not today's file — with the recorded inputs, model overrides
+and seed; in strict mode nothing leaves the process (the live gateway is never called).
 """
 
 from __future__ import annotations

@@ -109,7 +109,8 @@ class RunPlan:
 _MAX_DEPTH = 8
 
 
-def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, recorded: Mapping[str, Mapping[str, Any]] | None = None,
+def compile_workflow(wf: Workflow, *, base_dir: Path | None = None,
+                     recorded: Mapping[str, Mapping[str, Any]] | None = None,
                      _seen: tuple[str, ...] = (), _prefix: str = "") -> RunPlan:
     """Validate and freeze `wf`; `base_dir` resolves sub-graph paths (default: the working directory).
     `recorded` maps a sub-graph node's path ("sub", "sub/inner") to the document a recorded run used for
@@ -117,8 +118,8 @@ def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, recorded: Ma
     problems = [p for p in validate(wf) if p.severity == "error"]
     if problems:
         raise CompileError(problems)
-    subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen, recorded or {}, _prefix) for nid, n in wf.nodes.items()
-                if n.role == "subgraph"}
+    subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen, recorded or {}, _prefix)
+                for nid, n in wf.nodes.items() if n.role == "subgraph"}
     document = workflow_to_dict(wf)  # a fresh copy of plain JSON values: later edits never reach the run
     # the nodes' own copy of their params (one JSON round trip, not a deepcopy per node)
     params = {n["id"]: n["params"] for n in json.loads(json.dumps([
