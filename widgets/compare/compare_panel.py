@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from engine.compare.delta_text import signed, signed_cost
 from widgets.compare.side_by_side import html, split
 
 if TYPE_CHECKING:
@@ -37,6 +36,8 @@ NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 def delta_text(d: NodeDelta) -> str:
     """B − A as "+120 tokens, −$0.000350, +1.25 s" (`engine.compare.delta_text`)."""
+    from engine.compare.delta_text import signed, signed_cost  # its package loads the store: not at start-up
+
     duration = "" if d.duration_s is None else f", {signed(d.duration_s, 2)} s"
     return f"{signed(d.tokens)} tokens, {signed_cost(d.cost_usd, prefix='$')}" + duration
 
