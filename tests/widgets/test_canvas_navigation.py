@@ -6,11 +6,12 @@ import time
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem
 
 from engine.graph.generate import generate_workflow
+from tests.widgets.canvas_render import render
 from widgets.canvas import CanvasScene, CanvasView, Minimap
 from widgets.canvas.minimap import PARTIAL_MS
 from widgets.canvas.theme import LOD_SIMPLE
@@ -25,14 +26,6 @@ def canvas(qtbot):
     view.resize(1000, 700)
     view.show()
     return wf, scene, view
-
-
-def render(view: CanvasView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def test_zoom_keys_and_limits(canvas):

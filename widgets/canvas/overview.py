@@ -73,7 +73,8 @@ class OverviewPainter:
         """Give a new node item the current mode's flag (edge items never have contents)."""
         if self.active:
             item.setFlag(_NO_CONTENTS, True)
-        self.invalidate()
+        if not self.scene.building:  # a whole new workflow: `set_workflow` invalidates once at the end
+            self.invalidate()
 
     def invalidate(self, edges: bool = True) -> None:
         """Nodes or edges changed (`edges` False: only colours): rebuild at the next paint, and tell the

@@ -82,7 +82,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._edges_of: dict[str, set[EdgeItem]] = {}
         self._content: QRectF | None = None  # content_rect, measured lazily
         self.signals: WorkflowSignals | None = None
-        self._building = False
+        self.building = False
         self.overview = OverviewPainter(self)
         self.selectionChanged.connect(self.overview.invalidate_boxes)
         self.selectionChanged.connect(self._on_selection_changed)
@@ -112,14 +112,14 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.edge_layer = EdgeLayer()
         self.addItem(self.edge_layer)
         self.workflow = workflow
-        self._building = True
+        self.building = True
         with gc_paused():  # thousands of items at once: no collector passes over everything meanwhile
             for node_id in workflow.nodes:
                 self._on_node_added(node_id)
             for edge_id in workflow.edges:
                 self._on_edge_added(edge_id)
             self._on_ui_changed("comments")
-        self._building = False
+        self.building = False
         self.setSceneRect(self.content_rect().adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN))
         self.overview.invalidate()
         signals = WorkflowSignals(workflow, self)
@@ -193,7 +193,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._on_ui_changed("comments")
 
     def grow_to(self, rect: QRectF) -> None:
-        if not self._building and not self.sceneRect().contains(rect):
+        if not self.building and not self.sceneRect().contains(rect):
             self.setSceneRect(self.sceneRect().united(rect.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)))
 
     def repaint_edge_area(self, rect: QRectF) -> None:
@@ -259,7 +259,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._edges_of.setdefault(edge.source, set()).add(item)
         self._edges_of.setdefault(edge.target, set()).add(item)
         self.addItem(item)
-        if not self._building:  # a new scene repaints whole (the EdgeLayer covers it all)
+        if not self.building:  # a new scene repaints whole (the EdgeLayer covers it all)
             item.repaint()
 
     def _on_edge_removed(self, edge_id: str) -> None:
