@@ -105,6 +105,10 @@ class NodeItem(QGraphicsRectItem):
         return f"{own}\n\n{self.run_note}" if self.run_note else own
 
     # -- geometry ----------------------------------------------------------------------------
+    def geometry(self) -> tuple[QRectF, QPointF, tuple[tuple[PortKey, tuple[float, float, str]], ...]]:
+        """What the node's edges depend on: its box, its place and its ports (positions and types)."""
+        return self.rect(), self.pos(), tuple(self._ports.items())
+
     def body_rect(self) -> QRectF:
         """The node box without the port discs sticking out (item coordinates)."""
         return self._rect
