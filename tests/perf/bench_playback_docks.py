@@ -12,7 +12,8 @@ shown in one dock, then the other.
 Figures (JSON lines, `/proc/loadavg` beside), per dock, median / p95 / max over the 20 moves:
 - `playback_reshow_<dock>_gui_ms`: GUI thread, from `use_prepared` to the paint done (`set_projection`
   then one `processEvents` pass: posted updates and the paint) — target ≤ 10 ms (six other docks share
-  the 50 ms frame); `set_ms` and `paint_ms` beside;
+  the 50 ms frame); `set_ms` and `paint_ms` beside, and `cpu_ms`: the GUI thread's CPU time for the
+  same (steadier than wall time on a shared machine);
 - `playback_reshow_<dock>_prepare_ms`: the dock's `prepare` of that moment (worker thread).
 
 Run: `.venv/bin/python -m tests.perf.bench_playback_docks` (prints JSON lines).
@@ -20,6 +21,7 @@ Run: `.venv/bin/python -m tests.perf.bench_playback_docks` (prints JSON lines).
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import tempfile
@@ -54,32 +56,37 @@ def stored_events() -> list[object]:
     return events
 
 
-def show(panel: RunPanel, projection: RunProjection) -> tuple[float, float, float]:
-    """(prepare ms in the worker's place, set_projection ms, paint ms) of `panel` given `projection`."""
+def show(panel: RunPanel, projection: RunProjection) -> tuple[float, float, float, float]:
+    """(prepare ms in the worker's place, set_projection ms, paint ms, GUI-thread CPU ms of both) of `panel`
+    given `projection` (what the other dock left for the loop is done first, untimed: each dock's figure is
+    its own)."""
+    QApplication.processEvents()
     t0 = time.perf_counter()
     prepared = type(panel).prepare(projection)
-    t1 = time.perf_counter()
+    t1, cpu = time.perf_counter(), time.thread_time()
     panel.use_prepared(prepared)
     panel.clock_running = False
     panel.set_projection(projection)
     t2 = time.perf_counter()
     QApplication.processEvents()  # the loop's pass: posted scene updates, layouts, the paint
     t3 = time.perf_counter()
-    return (t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000
+    return (t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000, (time.thread_time() - cpu) * 1000
 
 
-def figures(name: str, samples: list[tuple[float, float, float]], **common: object) -> None:
-    gui = sorted(s + p for _, s, p in samples)
-    sets = sorted(s for _, s, _ in samples)
-    paints = sorted(p for _, _, p in samples)
-    prepares = sorted(w for w, _, _ in samples)
+def figures(name: str, samples: list[tuple[float, float, float, float]], **common: object) -> None:
+    gui = sorted(s + p for _, s, p, _ in samples)
+    cpu = sorted(c for *_, c in samples)
+    sets = sorted(s for _, s, _, _ in samples)
+    paints = sorted(p for _, _, p, _ in samples)
+    prepares = sorted(w for w, *_ in samples)
 
     def p95(values: list[float]) -> float:
         return round(values[min(len(values) - 1, int(len(values) * 0.95))], 2)
 
     emit(f"playback_reshow_{name}_gui_ms", statistics.median(gui), "ms", p95_ms=p95(gui), max_ms=round(gui[-1], 2),
          set_ms=round(statistics.median(sets), 2), set_p95_ms=p95(sets), paint_ms=round(statistics.median(paints), 2),
-         paint_p95_ms=p95(paints), target_ms=10, moves=len(samples), **common)
+         paint_p95_ms=p95(paints), cpu_ms=round(statistics.median(cpu), 2), cpu_p95_ms=p95(cpu), target_ms=10,
+         moves=len(samples), **common)
     emit(f"playback_reshow_{name}_prepare_ms", statistics.median(prepares), "ms", p95_ms=p95(prepares),
          thread="worker", moves=len(samples), **common)
 
@@ -92,6 +99,7 @@ def main() -> None:
     whole.take_changes()
     checkpoints = ProjectionCheckpoints()
     checkpoints.extend(events)  # type: ignore[arg-type]
+    gc.freeze()  # as playback does once its checkpoints are built: the run's objects out of the collector's passes
     panels: dict[str, RunPanel] = {"timeline": TimelinePanel(), "cost": CostPanel()}
     for name, panel in panels.items():
         panel.resize(*SIZES[name])
@@ -100,7 +108,7 @@ def main() -> None:
         show(panel, whole)  # the opened run, whole
     last = whole.last_seq
     seqs = [int(last * (0.95 - 0.9 * i / (MOVES - 1))) for i in range(MOVES)]
-    samples: dict[str, list[tuple[float, float, float]]] = {name: [] for name in panels}
+    samples: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in panels}
     for seq in seqs:
         moment = checkpoints.at(events, seq)  # type: ignore[arg-type]
         for name, panel in panels.items():

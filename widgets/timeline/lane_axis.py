@@ -42,6 +42,10 @@ class LaneAxis(pg.AxisItem):
         return out
 
     def set_labels(self, labels: list[str]) -> None:
+        """Label the lanes `labels` (the same labels again: nothing to redraw)."""
+        if labels == self.labels:
+            self.labels = labels
+            return
         self.labels = labels
         self.picture: Any = None
         self.update()
