@@ -121,12 +121,7 @@ class CostPanel(RunPanel):
         return cost_view(projection)
 
     def rebuild(self) -> None:
-        self.node_model.beginResetModel()
-        self.node_model.rows = []
-        self.node_model.endResetModel()
-        self.model_model.beginResetModel()
-        self.model_model.rows = []
-        self.model_model.endResetModel()
+        """Show the projection from scratch: rows of the same names as shown are swapped in (`_UsageModel.show`)."""
         self._show(tables=True, plots=True)
 
     def update_from(self, changes: ProjectionChanges) -> None:
@@ -155,6 +150,8 @@ class CostPanel(RunPanel):
                 plot.show_series(empty, None, fmt)
                 plot.show_node(empty)
                 plot.fit(None, empty)
+            self.node_model.show([])
+            self.model_model.show([])
             self.total.setText("No run")
             return
         self._show_gauges(p)
