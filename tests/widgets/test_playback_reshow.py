@@ -211,3 +211,16 @@ def test_cost_without_a_run_shows_no_rows(qtbot: QtBot) -> None:
     assert panel.node_model.rowCount() and panel.model_model.rowCount()
     panel.set_projection(None)
     assert panel.node_model.rowCount() == panel.model_model.rowCount() == 0 and panel.total.text() == "No run"
+
+
+def test_lanes_added_to_a_live_run_are_labelled(qtbot: QtBot) -> None:
+    events = _events()
+    live = project(events, until_seq=1)
+    panel = TimelinePanel()
+    _shown(qtbot, panel, live, moment=False, prepared=False)
+    live.apply_many(events[1:200])
+    panel.apply_changes(live.take_changes())
+    axis = panel.axis
+    assert axis.labels is panel.arrays.lane_labels and len(axis.labels) > 1
+    assert axis.tickStrings([len(axis.labels) - 0.5], 1.0, 1.0) == [panel.arrays.lane_labels[-1]]
+    qtbot.waitUntil(lambda: axis._drawn == axis.labels)  # the live tick drops the picture for the new lanes

@@ -157,7 +157,7 @@ class CostPanel(RunPanel):
         self._show_gauges(p)
         prepared = self.take_prepared()
         view = prepared if isinstance(prepared, CostView) and self.node_filter is None and prepared.fits(p) \
-            else cost_view(p, self.node_filter)
+            else cost_view(p, self.node_filter, lines=plots)
         if tables:
             self.node_model.bold = self.node_filter
             self.node_model.show(view.node_rows, changed)
@@ -187,6 +187,7 @@ class CostPanel(RunPanel):
         self.gauges["max_turns"].set_value(calls, lim("max_turns"), f"{calls:,}", f"{lim('max_turns', 0):.0f}")
 
     def _show_plots(self, p: RunProjection, view: CostView) -> None:
+        assert view.cost is not None and view.tokens is not None  # built with its lines (`_show`'s `plots`)
         limits = run_limits(p)
         self.cost_plot.show_series(view.cost, limits.get("cost_usd"), "${:.4f}")
         self.tokens_plot.show_series(view.tokens, limits.get("tokens"), "{:,.0f}")

@@ -22,8 +22,8 @@ class CostView:
     run_id: str
     events: int  # how many events the projection had folded (a prepared view fits only that projection)
     now: float  # where the lines end: the run's end when finished, else its last event
-    cost: tuple[np.ndarray, np.ndarray]  # step line (x, y) of the run's cumulative cost
-    tokens: tuple[np.ndarray, np.ndarray]
+    cost: tuple[np.ndarray, np.ndarray] | None  # step line (x, y) of the run's cumulative cost (None: not built)
+    tokens: tuple[np.ndarray, np.ndarray] | None
     node_rows: list[NodeRow]
     model_rows: list[ModelUsage]
     total: str  # the line under the tables
@@ -32,13 +32,16 @@ class CostView:
         return self.run_id == projection.run_id and self.events == len(projection.events)
 
 
-def cost_view(projection: RunProjection, node_id: str | None = None) -> CostView:
+def cost_view(projection: RunProjection, node_id: str | None = None, *, lines: bool = True) -> CostView:
+    """What the dock shows of `projection` (under the node filter `node_id`); `lines` False: the rows and
+    totals only (a live flush whose plots redraw later)."""
     p = projection
     now = p.duration_s if p.finished and p.duration_s else p.elapsed_s
     usage = p.usage
     models = model_rows(p, node_id)
-    return CostView(p.run_id, len(p.events), now, steps(usage.ts, usage.cost_usd, now),
-                    steps(usage.ts, usage.tokens, now), node_rows(p, node_id), models, total_text(models, node_id))
+    cost, tokens = (steps(usage.ts, usage.cost_usd, now), steps(usage.ts, usage.tokens, now)) if lines else (None, None)
+    return CostView(p.run_id, len(p.events), now, cost, tokens, node_rows(p, node_id), models,
+                    total_text(models, node_id))
 
 
 def node_series(projection: RunProjection, node_id: str, now: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
