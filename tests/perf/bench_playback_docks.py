@@ -14,7 +14,10 @@ Figures (JSON lines, `/proc/loadavg` beside), per dock, median / p95 / max over 
   then one `processEvents` pass: posted updates and the paint) — target ≤ 10 ms (six other docks share
   the 50 ms frame); `set_ms` and `paint_ms` beside, and `cpu_ms`: the GUI thread's CPU time for the
   same (steadier than wall time on a shared machine);
-- `playback_reshow_<dock>_prepare_ms`: the dock's `prepare` of that moment (worker thread).
+- `playback_reshow_<dock>_prepare_ms`: the dock's `prepare` of that moment (worker thread);
+- `playback_step_forward_<dock>_gui_ms`: from each of those moments, a step forward as playback makes it
+  (the moment folded on `STEP_EVENTS` events on the GUI thread, the fold not counted, then the dock's
+  `apply_changes` and the paint): wall and CPU, median / p95.
 
 Run: `.venv/bin/python -m tests.perf.bench_playback_docks` (prints JSON lines).
 """
@@ -33,7 +36,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication
 
 from engine.projection import RunProjection
-from engine.projection.checkpoints import ProjectionCheckpoints
+from engine.projection.checkpoints import ProjectionCheckpoints, position_after
 from tests.perf.bench_open_run import RUN_ID, store_run
 from tests.perf.open_run_frames import emit
 from widgets.cost import CostPanel
@@ -41,6 +44,7 @@ from widgets.run_panel import RunPanel
 from widgets.timeline import TimelinePanel
 
 MOVES = 20
+STEP_EVENTS = 1_500  # a forward step of playing at 100x (the run's pace ~1,400 events/s) in a 10 ms tick
 SIZES = {"timeline": (1400, 420), "cost": (700, 640)}
 
 
@@ -73,6 +77,20 @@ def show(panel: RunPanel, projection: RunProjection) -> tuple[float, float, floa
     return (t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000, (time.thread_time() - cpu) * 1000
 
 
+def step_forward(panel: RunPanel, moment: RunProjection, events: list[object]) -> tuple[float, float, float, float]:
+    """(0, apply_changes ms, paint ms, GUI-thread CPU ms of both) of `panel` following `moment` folded on."""
+    start = position_after(events, moment.last_seq)  # type: ignore[arg-type]
+    moment.apply_many(events[start:start + STEP_EVENTS])  # type: ignore[arg-type]
+    changes = moment.take_changes()
+    QApplication.processEvents()
+    t1, cpu = time.perf_counter(), time.thread_time()
+    panel.apply_changes(changes)
+    t2 = time.perf_counter()
+    QApplication.processEvents()
+    t3 = time.perf_counter()
+    return 0.0, (t2 - t1) * 1000, (t3 - t2) * 1000, (time.thread_time() - cpu) * 1000
+
+
 def figures(name: str, samples: list[tuple[float, float, float, float]], **common: object) -> None:
     gui = sorted(s + p for _, s, p, _ in samples)
     cpu = sorted(c for *_, c in samples)
@@ -83,12 +101,13 @@ def figures(name: str, samples: list[tuple[float, float, float, float]], **commo
     def p95(values: list[float]) -> float:
         return round(values[min(len(values) - 1, int(len(values) * 0.95))], 2)
 
-    emit(f"playback_reshow_{name}_gui_ms", statistics.median(gui), "ms", p95_ms=p95(gui), max_ms=round(gui[-1], 2),
+    emit(f"{name}_gui_ms", statistics.median(gui), "ms", p95_ms=p95(gui), max_ms=round(gui[-1], 2),
          set_ms=round(statistics.median(sets), 2), set_p95_ms=p95(sets), paint_ms=round(statistics.median(paints), 2),
          paint_p95_ms=p95(paints), cpu_ms=round(statistics.median(cpu), 2), cpu_p95_ms=p95(cpu), target_ms=10,
          moves=len(samples), **common)
-    emit(f"playback_reshow_{name}_prepare_ms", statistics.median(prepares), "ms", p95_ms=p95(prepares),
-         thread="worker", moves=len(samples), **common)
+    if any(prepares):
+        emit(f"{name}_prepare_ms", statistics.median(prepares), "ms", p95_ms=p95(prepares),
+             thread="worker", moves=len(samples), **common)
 
 
 def main() -> None:
@@ -109,13 +128,17 @@ def main() -> None:
     last = whole.last_seq
     seqs = [int(last * (0.95 - 0.9 * i / (MOVES - 1))) for i in range(MOVES)]
     samples: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in panels}
+    steps: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in panels}
     for seq in seqs:
-        moment = checkpoints.at(events, seq)  # type: ignore[arg-type]
         for name, panel in panels.items():
+            moment = checkpoints.at(events, seq)  # type: ignore[arg-type]
             samples[name].append(show(panel, moment))
+            steps[name].append(step_forward(panel, moment, events))
     common = {"events": len(events), "spans": len(whole.span_table.spans), "lanes": 200}
     for name, panel in panels.items():
-        figures(name, samples[name], size="x".join(map(str, SIZES[name])), **common)
+        size = "x".join(map(str, SIZES[name]))
+        figures(f"playback_reshow_{name}", samples[name], size=size, **common)
+        figures(f"playback_step_forward_{name}", steps[name], size=size, step_events=STEP_EVENTS, **common)
         panel.close()
 
 
