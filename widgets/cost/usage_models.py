@@ -103,7 +103,6 @@ class _UsageModel(QAbstractTableModel):
             self.rows.extend(rows[have:])
             self.endInsertRows()
 
-
     def _reset(self, rows: list[Any]) -> None:
         self.beginResetModel()
         self.rows = list(rows)

@@ -48,11 +48,11 @@ def node_series(projection: RunProjection, node_id: str, now: float) -> tuple[tu
     """The cost and token step lines of one node's model calls (and the nodes inside it); none: empty lines."""
     calls = sorted((c for c in projection.calls.values() if c.kind == "llm" and c.finished and c.ended_ts is not None
                     and (c.node_id == node_id or c.node_id.startswith(node_id + "/"))), key=lambda c: c.seq)
+    if not calls:
+        return (np.empty(0), np.empty(0)), (np.empty(0), np.empty(0))
     ts = [c.ended_ts or 0.0 for c in calls]
     cost = np.cumsum([c.cost_usd for c in calls], dtype=np.float64)
     tokens = np.cumsum([c.tokens_in + c.tokens_out for c in calls], dtype=np.float64)
-    if not calls:
-        return (np.empty(0), np.empty(0)), (np.empty(0), np.empty(0))
     return steps(ts, cost, now), steps(ts, tokens, now)
 
 

@@ -14,9 +14,14 @@ picture first, then — once the view has stayed put for `SETTLE_MS` — as exac
 worker; above that the coverage picture only. The time axis's grid lines are drawn here, over the
 picture, at the bottom axis's ticks (`grid_axis`; pyqtgraph's own grid cost ~20 ms a frame).
 
+A coverage picture takes its strips from `strip_source` when the panel gave one (`moment_cut`: a run
+that no longer changes keeps them per frame; a playback moment cuts them from the whole run's), else
+computes them from the visible columns.
+
 Invariants: it draws in device pixels (the painter's transform is data → device, x and y scaled,
-not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays, and
-its picture is shown only if the data it was drawn from is still the data shown.
+not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays (a strip
+source holds its own, and answers only for the arrays and "now" it was made for), and its picture is
+shown only if the data it was drawn from is still the data shown.
 """
 
 from __future__ import annotations
