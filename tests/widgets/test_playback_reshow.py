@@ -224,3 +224,15 @@ def test_lanes_added_to_a_live_run_are_labelled(qtbot: QtBot) -> None:
     assert axis.labels is panel.arrays.lane_labels and len(axis.labels) > 1
     assert axis.tickStrings([len(axis.labels) - 0.5], 1.0, 1.0) == [panel.arrays.lane_labels[-1]]
     qtbot.waitUntil(lambda: axis._drawn == axis.labels)  # the live tick drops the picture for the new lanes
+
+
+def test_timeline_back_at_the_end_shows_the_whole_run_from_what_it_kept(qtbot: QtBot) -> None:
+    events = _events()
+    panel = TimelinePanel()
+    _shown(qtbot, panel, project(events), moment=False)
+    whole, kept = panel.arrays, panel.item.strip_source
+    picture = _picture(panel)
+    _shown(qtbot, panel, project(events, until_seq=events[-1].seq // 2), moment=True)
+    _shown(qtbot, panel, project(events), moment=False)  # playback back at the end: prepared again in a worker
+    assert panel.arrays is whole and panel.item.strip_source is kept
+    assert _picture(panel) == picture

@@ -111,7 +111,10 @@ class TimelinePanel(RunPanel):
     def rebuild(self) -> None:
         p = self.projection
         prepared = self.take_prepared()
-        if isinstance(prepared, SpanArrays) and p is not None and prepared.fits(p):
+        whole = self._whole
+        if p is not None and whole is not None and p.run_id == self._run_id and p.finished and whole[0].fits(p):
+            self.arrays = whole[0]  # the finished run whole again (playback back at its end): its kept arrays
+        elif isinstance(prepared, SpanArrays) and p is not None and prepared.fits(p):
             self.arrays = prepared
         else:
             self.arrays = SpanArrays.of(p) if p is not None else SpanArrays()
@@ -134,9 +137,12 @@ class TimelinePanel(RunPanel):
             if self._whole_cut is None or not self._whole_cut.current(whole[0], whole[1]):
                 self._whole_cut = WholeRun(whole[0], whole[1])
             return MomentCut.of(self._whole_cut, self.arrays, self.now())
-        self._whole, self._whole_cut = (self.arrays, self.now(), events), None
-        if p is None or not self.clock_running or p.finished:  # a run that no longer changes: strips kept
-            self._whole_cut = WholeRun(self.arrays, self.now())
+        if whole is None or whole[0] is not self.arrays:
+            self._whole, self._whole_cut = (self.arrays, self.now(), events), None
+        if self._whole_cut is not None and not self._whole_cut.current(self.arrays, self.now()):
+            self._whole_cut = None
+        if self._whole_cut is None and (p is None or not self.clock_running or p.finished):
+            self._whole_cut = WholeRun(self.arrays, self.now())  # a run that no longer changes: strips kept
         return self._whole_cut
 
     def update_from(self, changes: ProjectionChanges) -> None:
