@@ -81,10 +81,10 @@ class EdgeChecks:
         repeats = self._repeats
         for edge in changes.edges_added:
             ends = edge.source, edge.source_port, edge.target, edge.target_port
-            if (group := repeats.get(ends)) is None:
+            if (same := repeats.get(ends)) is None:
                 repeats[ends] = [edge.id]
             else:
-                group.append(edge.id)
+                same.append(edge.id)
                 affected.add(ends)
         regrouped: set[str] = set()
         for ends in affected:

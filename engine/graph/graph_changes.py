@@ -65,10 +65,10 @@ class EdgeIndex:
         touching = self._touching
         for edge in changes.edges_added:
             for end in (edge.source, edge.target):
-                if (ids := touching.get(end)) is None:
+                if (known := touching.get(end)) is None:
                     touching[end] = {edge.id}
                 else:
-                    ids.add(edge.id)
+                    known.add(edge.id)
 
     def touching(self, node_id: str) -> set[str]:
         return self._touching.get(node_id, set())

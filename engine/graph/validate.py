@@ -12,7 +12,7 @@ Incremental: `validate(wf, memo)` with a `ValidationMemo` kept from one validati
 checks again only what an edit reaches and gives exactly the result of a full validation (which is
 the same code from an empty memo): a changed node's parameters, the edges of changed nodes and the
 edges added or removed (`engine.graph.edge_checks`), the inputs they feed; the loop search only when
-an edge or node was added or a loop bound dropped (or loops exist and something was removed), the
+an added edge or node, or a dropped loop bound, closes a loop (or loops exist and the graph changed), the
 contracts only when they or what they name changed (`engine.graph.graph_checks`). It is meant for
 workflows whose `Node` objects are never changed in place, such as `engine.graph.snapshot` copies (a
 changed node is a new object): it finds what changed by identity (`engine.graph.graph_changes`).
@@ -67,7 +67,7 @@ def validate(wf: Workflow, memo: ValidationMemo | None = None) -> list[Problem]:
     problems.extend(in_order(wf.nodes, memo.node_problems))
     problems.extend(memo.edge_checks.update(wf, changes, memo.index, memo.inputs, memo.outputs))
     problems.extend(memo.graph_checks.names(wf, changes, _name_problems))
-    problems.extend(_loop_problems(wf, memo.graph_checks.cycles(wf, changes)))
+    problems.extend(_loop_problems(wf, memo.graph_checks.cycles(wf, changes, memo.index)))
     problems.extend(family_problems(wf) if memo.family_critics else [])
     problems.extend(memo.edge_checks.gate_problems(wf))
     problems.extend(in_order(wf.nodes, memo.check_problems))
