@@ -15,16 +15,15 @@ from __future__ import annotations
 
 from collections.abc import KeysView
 
+from engine.graph.edge_messages import Ports, describe_ends, edge_message, missing_input
 from engine.graph.graph_changes import EdgeIndex, GraphChanges, in_order
 from engine.graph.memory_checks import gate_problem
-from engine.graph.model import Edge, Node, Workflow
-from engine.graph.naming import describe_node, describe_port
+from engine.graph.model import Edge, Workflow
+from engine.graph.naming import describe_node
 from engine.graph.problems import Problem, error
-from engine.graph.specs import PortSpec, types_compatible
 
 __all__ = ["EdgeChecks"]
 
-Ports = dict[str, dict[str, PortSpec]]
 _Ends = tuple[str, str, str, str]
 
 
@@ -99,9 +98,9 @@ class EdgeChecks:
         first = self._repeats[edge.source, edge.source_port, edge.target, edge.target_port][0]
         if first != edge.id:
             self._edges[edge.id] = [error("duplicate_edge", f"Edge {edge.id} repeats edge {first} "
-                                          f"({_describe_ends(edge)}).", edge_id=edge.id)]
+                                          f"({describe_ends(edge)}).", edge_id=edge.id)]
             return None
-        message = _edge_message(wf, edge, inputs, outputs)
+        message = edge_message(wf, edge, inputs, outputs)
         if message:
             self._edges[edge.id] = [error(message[0], message[1], edge_id=edge.id)]
         if edge.source not in wf.nodes:
@@ -138,7 +137,7 @@ class EdgeChecks:
         for port in inputs[node_id].values():
             edges = self._feeding.get((node_id, port.name), set())
             if port.required and not edges:
-                found.append(_missing_input(node, port))
+                found.append(missing_input(node, port))
             elif len(edges) > 1 and not port.multiple:
                 ids = ", ".join(sorted(edges, key=order.position))
                 found.append(error("multiple_inputs", f"The {port.name!r} input of {describe_node(node)} takes one "
@@ -159,38 +158,3 @@ class _EdgeOrder:
         if self._positions is None:
             self._positions = {eid: i for i, eid in enumerate(self._wf.edges)}
         return self._positions[edge_id]
-
-
-def _describe_ends(edge: Edge) -> str:
-    return f"{edge.source}.{edge.source_port} → {edge.target}.{edge.target_port}"
-
-
-def _edge_message(wf: Workflow, edge: Edge, inputs: Ports, outputs: Ports) -> tuple[str, str] | None:
-    source, target = wf.nodes.get(edge.source), wf.nodes.get(edge.target)
-    for end, node in (("source", source), ("target", target)):
-        if node is None:
-            verb = "comes from" if end == "source" else "goes to"
-            return ("dangling_edge", f"Edge {edge.id} ({_describe_ends(edge)}) {verb} an unknown node "
-                    f"{getattr(edge, end)!r}.")
-    assert source is not None and target is not None
-    if source.id not in outputs or target.id not in inputs:
-        return None  # an unknown role is reported once, on its node
-    out_port = outputs[source.id].get(edge.source_port)
-    in_port = inputs[target.id].get(edge.target_port)
-    if out_port is None:
-        return "dangling_edge", f"Edge {edge.id}: {describe_node(source)} has no output {edge.source_port!r}."
-    if in_port is None:
-        return "dangling_edge", f"Edge {edge.id}: {describe_node(target)} has no input {edge.target_port!r}."
-    if not types_compatible(out_port.type, in_port.type):
-        return "port_type_mismatch", (f"Edge {edge.id}: {describe_port(out_port, output=True)} of "
-                                      f"{describe_node(source)} cannot feed {describe_port(in_port, output=False)} "
-                                      f"of {describe_node(target)}.")
-    return None
-
-
-def _missing_input(node: Node, port: PortSpec) -> Problem:
-    if node.role == "critic" and port.name == "subject":
-        message = f"{describe_node(node)} has nothing to review: connect its subject input."
-    else:
-        message = f"{describe_node(node)} needs its {port.name!r} input connected."
-    return error("missing_input", message, node_id=node.id, field=f"inputs.{port.name}")

@@ -99,8 +99,8 @@ def test_an_edit_rechecks_only_the_edges_loops_and_contracts_it_reaches(
     snapshots, memo = ValidationSnapshots(wf), ValidationMemo()
     validate(snapshots.take(), memo)
     calls: list[str] = []
-    real_message = edge_checks_module._edge_message
-    monkeypatch.setattr(edge_checks_module, "_edge_message",
+    real_message = edge_checks_module.edge_message
+    monkeypatch.setattr(edge_checks_module, "edge_message",
                         lambda w, edge, i, o: calls.append(edge.id) or real_message(w, edge, i, o))
     monkeypatch.setattr(graph_checks_module, "unbounded_cycles", lambda w: calls.append("cycles") or [])
     monkeypatch.setattr(graph_checks_module, "contract_problems", lambda w: calls.append("contracts") or [])
