@@ -11,7 +11,7 @@ is reported once, with one concrete cycle through it named in file order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from engine.graph.model import Node, Workflow
 from engine.graph.naming import spec_for
@@ -35,6 +35,22 @@ def unbounded_adjacency(wf: Workflow) -> dict[str, list[str]]:
         if edge.source in free and edge.target in free:
             adjacency[edge.source].append(edge.target)
     return adjacency
+
+
+def reaches_through_unbounded(wf: Workflow, successors: Callable[[str], Iterable[str]], start: str,
+                              goal: str) -> bool:
+    """Whether a path of one or more edges leads from `start` to `goal` through unbounded nodes only
+    (`start` and `goal` included); it visits only what `start` reaches that way."""
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        for nxt in successors(stack.pop()):
+            if nxt == goal:
+                return True
+            if nxt not in seen and (node := wf.nodes.get(nxt)) is not None and not bounds_loops(node):
+                seen.add(nxt)
+                stack.append(nxt)
+    return False
 
 
 def unbounded_cycles(wf: Workflow) -> list[list[str]]:

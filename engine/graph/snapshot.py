@@ -3,14 +3,14 @@
 `ValidationSnapshots(wf)` keeps a private copy of each node of `wf` (id, role, title, its own
 parameter dict), updated as the workflow announces changes — O(what changed), nothing per edit at
 5,000 nodes beyond the edited node — and `take()` returns a new listener-less `Workflow` sharing those
-node copies and a copy of the edge table, settings, name and description (~1 ms at 5,000 nodes /
+node copies and a copy of the edge table, settings, contracts, name and description (~1 ms at 5,000 nodes /
 15,000 edges). Validation reads only that copy.
 
 Invariants: later edits of `wf` never show in a taken copy and a copy never changes `wf`; a node copy
 is never changed after it is made (a change of the node makes a new copy), so copies taken one after
 the other may share them. Parameter values are shared, not copied: the model replaces a value on
 every change (`Workflow.set_param`; the undo commands store deep copies), never mutates one in place.
-Edges are frozen and shared. Node positions (`ui`) are shared: validation never reads them.
+Edges and contracts are frozen and shared. Node positions (`ui`) are shared: validation never reads them.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ class ValidationSnapshots:
         copied.settings = copy.deepcopy(wf.settings)
         copied.nodes = {node_id: self._nodes[node_id] for node_id in wf.nodes}  # the model's order
         copied.edges = dict(wf.edges)
+        copied.contracts = wf.contracts  # a tuple of frozen contracts: `set_contracts` replaces it
         copied.ui = dict(wf.ui)
         return copied
 

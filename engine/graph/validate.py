@@ -9,10 +9,13 @@ order, edges in file order, then whole-graph problems (names, loops, cross-model
 isolated nodes).
 
 Incremental: `validate(wf, memo)` with a `ValidationMemo` kept from one validation to the next
-re-checks only the nodes and edges that changed since (a node's parameters; an edge against its two
-nodes) and gives exactly the result of a full validation. It is meant for workflows whose `Node`
-objects are never changed in place, such as `engine.graph.snapshot` copies (a changed node is a new
-object): it recognises an unchanged node or edge by identity.
+checks again only what an edit reaches and gives exactly the result of a full validation (which is
+the same code from an empty memo): a changed node's parameters, the edges of changed nodes and the
+edges added or removed (`engine.graph.edge_checks`), the inputs they feed; the loop search only when
+an added edge or node, or a dropped loop bound, closes a loop (or loops exist and the graph changed), the
+contracts only when they or what they name changed (`engine.graph.graph_checks`). It is meant for
+workflows whose `Node` objects are never changed in place, such as `engine.graph.snapshot` copies (a
+changed node is a new object): it finds what changed by identity (`engine.graph.graph_changes`).
 """
 
 from __future__ import annotations
@@ -20,16 +23,16 @@ from __future__ import annotations
 from collections import defaultdict
 
 from engine.graph.connect import can_connect
-from engine.graph.contract_checks import contract_problems
-from engine.graph.cycles import unbounded_cycles
+from engine.graph.edge_checks import EdgeChecks
 from engine.graph.family_checks import family_problems
-from engine.graph.memory_checks import memory_problems
+from engine.graph.graph_changes import EdgeIndex, GraphChanges, in_order
+from engine.graph.graph_checks import GraphChecks
 from engine.graph.model import Edge, Node, Workflow
-from engine.graph.naming import describe_node, describe_port, node_ports, role_label, spec_for
+from engine.graph.naming import describe_node, node_ports, role_label, spec_for
 from engine.graph.param_checks import param_problems
 from engine.graph.problems import Problem, error, warning
-from engine.graph.specs import PortSpec, types_compatible
-from engine.graph.verifier_checks import verifier_problems
+from engine.graph.specs import PortSpec
+from engine.graph.verifier_checks import check_problem
 
 __all__ = ["Problem", "ValidationMemo", "can_connect", "validate"]
 
@@ -37,49 +40,66 @@ _MAX_NAMED = 8
 
 
 class ValidationMemo:
-    """What the last validation found per node (its parameters) and per edge, by object identity."""
+    """What the last validation saw and found, for the next one to re-check only what changed."""
 
     def __init__(self) -> None:
-        self.params: dict[str, tuple[Node, list[Problem]]] = {}
-        self.edges: dict[str, tuple[Edge, Node, Node, tuple[str, str] | None]] = {}
+        self.nodes: dict[str, Node] = {}  # the nodes and edges last validated
+        self.edges: dict[str, Edge] = {}
+        self.index = EdgeIndex()
+        self.inputs: dict[str, dict[str, PortSpec]] = {}  # node id -> its input ports (a known role)
+        self.outputs: dict[str, dict[str, PortSpec]] = {}
+        self.node_problems: dict[str, list[Problem]] = {}  # node id -> its role's or parameters' problems
+        self.check_problems: dict[str, list[Problem]] = {}  # node id -> its verifier check's problem
+        self.family_critics: set[str] = set()  # critics that require a model of another family
+        self.edge_checks = EdgeChecks()
+        self.graph_checks = GraphChecks()
 
 
 def validate(wf: Workflow, memo: ValidationMemo | None = None) -> list[Problem]:
     """Every problem of `wf` (with `memo`: re-checking only what changed since, see the module doc)."""
+    memo = memo if memo is not None else ValidationMemo()
+    changes = GraphChanges.between(memo.nodes, memo.edges, wf)
+    memo.nodes, memo.edges = dict(wf.nodes), dict(wf.edges)
+    memo.index.update(changes)
     problems = _settings_problems(wf)
-    params_before = memo.params if memo is not None else {}
-    params_now: dict[str, tuple[Node, list[Problem]]] = {}
-    inputs: dict[str, dict[str, PortSpec]] = {}
-    outputs: dict[str, dict[str, PortSpec]] = {}
-    for node in wf.nodes.values():
-        spec = spec_for(node.role)
-        if spec is None:
-            problems.append(error("unknown_role", f"{describe_node(node)} has an unknown role {node.role!r}.",
-                                  node_id=node.id, field="role"))
-            continue
-        ins, outs = node_ports(node, spec)
-        inputs[node.id] = {p.name: p for p in ins}
-        outputs[node.id] = {p.name: p for p in outs}
-        known = params_before.get(node.id)
-        found = known[1] if known is not None and known[0] is node else param_problems(node, spec)
-        params_now[node.id] = (node, found)
-        problems.extend(found)
-    if memo is not None:
-        memo.params = params_now
-    problems.extend(_edge_problems(wf, inputs, outputs, memo))
-    problems.extend(_name_problems(wf))
-    problems.extend(_loop_problems(wf))
-    problems.extend(family_problems(wf))
-    problems.extend(memory_problems(wf))
-    problems.extend(verifier_problems(wf))
-    problems.extend(contract_problems(wf))
+    for node_id in changes.nodes:
+        _check_node(memo, wf.nodes.get(node_id), node_id)
+    problems.extend(in_order(wf.nodes, memo.node_problems))
+    problems.extend(memo.edge_checks.update(wf, changes, memo.index, memo.inputs, memo.outputs))
+    problems.extend(memo.graph_checks.names(wf, changes, _name_problems))
+    problems.extend(_loop_problems(wf, memo.graph_checks.cycles(wf, changes, memo.index)))
+    problems.extend(family_problems(wf) if memo.family_critics else [])
+    problems.extend(memo.edge_checks.gate_problems(wf))
+    problems.extend(in_order(wf.nodes, memo.check_problems))
+    problems.extend(memo.graph_checks.contracts(wf, changes))
     if not any(n.role == "output" for n in wf.nodes.values()):
         problems.append(warning("no_output", "The workflow has no Output node, so a run produces no result."))
     if len(wf.nodes) > 1:
-        connected = {e.source for e in wf.edges.values()} | {e.target for e in wf.edges.values()}
         problems.extend(warning("isolated_node", f"{describe_node(n)} is not connected to anything.",
-                                node_id=n.id) for n in wf.nodes.values() if n.id not in connected)
+                                node_id=n.id) for n in wf.nodes.values() if not memo.index.connected(n.id))
     return problems
+
+
+def _check_node(memo: ValidationMemo, node: Node | None, node_id: str) -> None:
+    for table in (memo.inputs, memo.outputs, memo.node_problems, memo.check_problems):
+        table.pop(node_id, None)
+    memo.family_critics.discard(node_id)
+    if node is None:
+        return
+    if node.role == "critic" and node.param("require_other_family"):
+        memo.family_critics.add(node_id)
+    if (check := check_problem(node)) is not None:
+        memo.check_problems[node_id] = [check]
+    spec = spec_for(node.role)
+    if spec is None:
+        memo.node_problems[node_id] = [error("unknown_role", f"{describe_node(node)} has an unknown role "
+                                             f"{node.role!r}.", node_id=node_id, field="role")]
+        return
+    ins, outs = node_ports(node, spec)
+    memo.inputs[node_id] = {p.name: p for p in ins}
+    memo.outputs[node_id] = {p.name: p for p in outs}
+    if found := param_problems(node, spec):
+        memo.node_problems[node_id] = found
 
 
 def _settings_problems(wf: Workflow) -> list[Problem]:
@@ -100,83 +120,6 @@ def _settings_problems(wf: Workflow) -> list[Problem]:
     return out
 
 
-def _edge_problems(wf: Workflow, inputs: dict[str, dict[str, PortSpec]],
-                   outputs: dict[str, dict[str, PortSpec]], memo: ValidationMemo | None) -> list[Problem]:
-    out: list[Problem] = []
-    before = memo.edges if memo is not None else {}
-    now: dict[str, tuple[Edge, Node, Node, tuple[str, str] | None]] = {}
-    seen: dict[tuple[str, str, str, str], str] = {}
-    feeding: dict[tuple[str, str], list[Edge]] = defaultdict(list)
-    for edge in wf.edges.values():
-        key = (edge.source, edge.source_port, edge.target, edge.target_port)
-        if key in seen:
-            out.append(error("duplicate_edge", f"Edge {edge.id} repeats edge {seen[key]} ({_ends(edge)}).",
-                             edge_id=edge.id))
-            continue
-        seen[key] = edge.id
-        source, target = wf.nodes.get(edge.source), wf.nodes.get(edge.target)
-        known = before.get(edge.id)
-        if (known is not None and source is not None and target is not None and known[0] is edge
-                and known[1] is source and known[2] is target):
-            message = known[3]
-        else:
-            message = _edge_message(wf, edge, inputs, outputs)
-        if source is not None and target is not None:
-            now[edge.id] = (edge, source, target, message)
-        if message:
-            out.append(error(message[0], message[1], edge_id=edge.id))
-        if edge.source in wf.nodes:
-            feeding[(edge.target, edge.target_port)].append(edge)
-    if memo is not None:
-        memo.edges = now
-    for node_id, ports in inputs.items():
-        node = wf.nodes[node_id]
-        for port in ports.values():
-            edges = feeding.get((node_id, port.name), [])
-            if port.required and not edges:
-                out.append(_missing_input(node, port))
-            elif len(edges) > 1 and not port.multiple:
-                ids = ", ".join(e.id for e in edges)
-                out.append(error("multiple_inputs", f"The {port.name!r} input of {describe_node(node)} takes one "
-                                 f"edge but has {len(edges)} ({ids}).", node_id=node_id, field=f"inputs.{port.name}"))
-    return out
-
-
-def _ends(edge: Edge) -> str:
-    return f"{edge.source}.{edge.source_port} → {edge.target}.{edge.target_port}"
-
-
-def _edge_message(wf: Workflow, edge: Edge, inputs: dict[str, dict[str, PortSpec]],
-                  outputs: dict[str, dict[str, PortSpec]]) -> tuple[str, str] | None:
-    source, target = wf.nodes.get(edge.source), wf.nodes.get(edge.target)
-    for end, node in (("source", source), ("target", target)):
-        if node is None:
-            verb = "comes from" if end == "source" else "goes to"
-            return "dangling_edge", f"Edge {edge.id} ({_ends(edge)}) {verb} an unknown node {getattr(edge, end)!r}."
-    assert source is not None and target is not None
-    if source.id not in outputs or target.id not in inputs:
-        return None  # an unknown role is reported once, on its node
-    out_port = outputs[source.id].get(edge.source_port)
-    in_port = inputs[target.id].get(edge.target_port)
-    if out_port is None:
-        return "dangling_edge", f"Edge {edge.id}: {describe_node(source)} has no output {edge.source_port!r}."
-    if in_port is None:
-        return "dangling_edge", f"Edge {edge.id}: {describe_node(target)} has no input {edge.target_port!r}."
-    if not types_compatible(out_port.type, in_port.type):
-        return "port_type_mismatch", (f"Edge {edge.id}: {describe_port(out_port, output=True)} of "
-                                      f"{describe_node(source)} cannot feed {describe_port(in_port, output=False)} "
-                                      f"of {describe_node(target)}.")
-    return None
-
-
-def _missing_input(node: Node, port: PortSpec) -> Problem:
-    if node.role == "critic" and port.name == "subject":
-        message = f"{describe_node(node)} has nothing to review: connect its subject input."
-    else:
-        message = f"{describe_node(node)} needs its {port.name!r} input connected."
-    return error("missing_input", message, node_id=node.id, field=f"inputs.{port.name}")
-
-
 def _name_problems(wf: Workflow) -> list[Problem]:
     out: list[Problem] = []
     for role, default in (("input", "goal"), ("output", "result")):
@@ -192,9 +135,9 @@ def _name_problems(wf: Workflow) -> list[Problem]:
     return out
 
 
-def _loop_problems(wf: Workflow) -> list[Problem]:
+def _loop_problems(wf: Workflow, cycles: list[list[str]]) -> list[Problem]:
     out: list[Problem] = []
-    for cycle in unbounded_cycles(wf):
+    for cycle in cycles:
         nodes = [wf.nodes[nid] for nid in cycle]
         names = " → ".join(describe_node(n) for n in nodes[:_MAX_NAMED])
         if len(nodes) > _MAX_NAMED:

@@ -14,25 +14,24 @@ from __future__ import annotations
 import json
 import re
 
-from engine.graph.model import Workflow
+from engine.graph.model import Node
 from engine.graph.naming import describe_node
 from engine.graph.problems import Problem, error
 
-__all__ = ["verifier_problems"]
+__all__ = ["check_problem"]
 
 
-def verifier_problems(wf: Workflow) -> list[Problem]:
-    found: list[Problem] = []
-    for node in wf.nodes.values():
-        if node.role != "verifier":
-            continue
-        kind, expression = node.param("check"), node.param("expression")
-        if not isinstance(kind, str) or not isinstance(expression, str):
-            continue  # a wrong type is a parameter problem, reported by param_checks
-        if (what := _what_is_wrong(kind, expression)) is not None:
-            found.append(error("bad_check", f"The {kind} check of {describe_node(node)} cannot run: {what}.",
-                               node_id=node.id, field="params.expression"))
-    return found
+def check_problem(node: Node) -> Problem | None:
+    """The error of a verifier node whose check cannot run (None for any other node)."""
+    if node.role != "verifier":
+        return None
+    kind, expression = node.param("check"), node.param("expression")
+    if not isinstance(kind, str) or not isinstance(expression, str):
+        return None  # a wrong type is a parameter problem, reported by param_checks
+    if (what := _what_is_wrong(kind, expression)) is None:
+        return None
+    return error("bad_check", f"The {kind} check of {describe_node(node)} cannot run: {what}.",
+                 node_id=node.id, field="params.expression")
 
 
 def _what_is_wrong(kind: str, expression: str) -> str | None:

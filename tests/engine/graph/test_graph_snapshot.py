@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.graph.contract_form import Contract
 from engine.graph.generate import generate_workflow
 from engine.graph.model import Edge, Node, NodeUi, RunSettings
 from engine.graph.snapshot import ValidationSnapshots, validation_copy
@@ -41,3 +42,11 @@ def test_a_copy_never_changes_the_workflow_and_follows_removals() -> None:
     snapshots.detach()
     wf.set_title(node.id, "after detach")
     assert validation_copy(wf).nodes[node.id].title == "after detach"
+
+
+def test_a_copy_keeps_the_contracts_so_their_problems_are_found() -> None:
+    wf = generate_workflow(20, seed=4)
+    wf.set_contracts((Contract("max_calls", limit=3, nodes=("no_such_node",)),))
+    copy = validation_copy(wf)
+    assert copy.contracts == wf.contracts
+    assert [p.code for p in validate(copy)] == [p.code for p in validate(wf)] == ["contract_unknown_node"]
