@@ -30,6 +30,8 @@ def test_a_press_by_event_shows_that_event_and_the_scale_is_remembered(
                          QPoint(round(bar.track.x_of(target)), bar.track.height() // 2))
         await until(lambda: playback.cursor is not None and playback.shown is playback.cursor
                     and playback._target is None and not playback._move.isActive())
+        QTest.mouseRelease(bar.track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                           QPoint(round(bar.track.x_of(target)), bar.track.height() // 2))
         return target, playback.shown.last_seq
 
     target, shown = drive(gui_loop, scenario())
