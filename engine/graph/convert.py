@@ -15,13 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.graph.contract_form import contracts_to_data, read_contracts
+from engine.graph.fast_schema_check import compile_schema
 from engine.graph.jsontext import MAX_DEPTH, MAX_STRING_CHARS, check_limits
 from engine.graph.migrate import FORMAT_VERSION, migrate
 from engine.graph.model import Budget, Edge, Node, NodeUi, RunSettings, Workflow
 from engine.graph.naming import describe_node, secret_message
 from engine.graph.problems import Problem, WorkflowFileError, error, file_error
 from engine.graph.schema import FORMAT_NAME, WORKFLOW_SCHEMA, structural_problems
-from engine.graph.schema_check import compile_schema
 from engine.graph.secret_scan import find_secrets
 
 is_workflow_shaped: Callable[[Any], bool] = compile_schema(WORKFLOW_SCHEMA)

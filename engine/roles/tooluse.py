@@ -24,7 +24,7 @@ from typing import Any
 from engine.roles.text import as_text
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import RunPlan
-from engine.runtime.state import NodeFailed
+from engine.runtime.run_services import NodeFailed
 
 MCP_PREFIX = "mcp:"
 LAST_TURN_REMINDER = ("This is your last turn: do not call any more tools. Give your final answer now, "

@@ -10,7 +10,7 @@ Semantics:
 - Scheduling: a node starts when all its forward inputs are resolved; every ready node runs
   concurrently; model and tool calls share `settings.concurrency` slots, and a node that runs work
   in parallel (executor / vote given a plan, vote's k samples, map's items) holds its calls to its
-  own `concurrency` param as well (0: only the run's cap; `RunState.call_slots`).
+  own `concurrency` param as well (0: only the run's cap; `RunServices.call_slots`).
   States: queued → running → (waiting) → done | failed | skipped | cancelled. A node whose required
   input got no value (failed / skipped source, unrouted router branch) is skipped, and so on down.
   The run fails if any node failed (reason: every failure), else succeeds.
@@ -30,7 +30,7 @@ Semantics:
   feedback revises an artifact) → replan (a node that still fails, or a failed revision inside a
   judge's loop, re-runs the nearest planner above it with the failure as feedback, within its
   `max_replans`) → human (the run's `HumanPolicy`: approve tries once more, edit gives the result,
-  reject fails) → fail with the reason and what was tried (`recovery.py`, `roles/review.py`).
+  reject fails) → fail with the reason and what was tried (`recovery_ladder.py`, `roles/review.py`).
   Plans and verdicts are validated against JSON Schemas (`roles/reply_schemas.py`).
 - Control: `pause()` / `resume()` / `step()` / breakpoints; each change of the hold is one
   `RunPaused` / `RunResumed` event, and the run's deadline does not count the time it holds.

@@ -50,9 +50,9 @@ from engine.runtime.ports import EventRecorder, RunStore
 from engine.runtime.preflight import missing_keys
 from engine.runtime.run_contracts import check_contracts
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
+from engine.runtime.run_services import RunServices
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.startup import begin_durably, close_writer
-from engine.runtime.state import RunState
 from engine.tools.registry import ToolRegistry
 from engine.tools.runtools import RunTools
 
@@ -152,7 +152,7 @@ class Run:
     async def _execute(self) -> RunResult:
         plan, hub = self.plan, self.hub
         writer = self._open_store()
-        state = RunState(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
+        state = RunServices(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
                          plan.concurrency, plan.workflow_id, self.overrides, self._human, self._tools,
                          self._memory_backend())
         span = hub.new_span("run")

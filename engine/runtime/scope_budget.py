@@ -5,7 +5,7 @@ model calls): each execution of the sub-graph node opens a `ScopeBudget` over th
 ("sub/…"), which counts their calls — while they stream and when they end — and hits as soon as one
 of its limits is crossed, like the run's own budget (the run ends `budget_exceeded`, naming the
 sub-graph, the inner node and the figures). Its deadline is a timer around the execution
-(`roles.gates.run_subgraph`). Limits of 0 are no limit; a sub-graph with none opens no scope.
+(`roles.subgraph.run_subgraph`). Limits of 0 are no limit; a sub-graph with none opens no scope.
 
 Invariant: the scope sees exactly the usage the run's tracker sees for the nodes it covers (the
 tracker calls it from the same places: `before_call`, `stream`, `settle`, `commit`, `after_call`).

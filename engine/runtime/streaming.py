@@ -23,7 +23,7 @@ from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.nodesetup import CallSettings
 from engine.runtime.plan import BudgetLimits
-from engine.runtime.state import RunState
+from engine.runtime.run_services import RunServices
 
 
 class TokenMeter:
@@ -91,7 +91,7 @@ class CallDeltas:
     generated). A provider running in a worker thread may call any of them there: the event is then
     emitted on the loop."""
 
-    def __init__(self, state: RunState, span: str, parent_span: str, meter: TokenMeter) -> None:
+    def __init__(self, state: RunServices, span: str, parent_span: str, meter: TokenMeter) -> None:
         self.hub, self.span, self.parent_span, self.meter = state.hub, span, parent_span, meter
         self.loop, self.loop_thread = state.loop, state.loop_thread
 

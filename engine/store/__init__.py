@@ -19,6 +19,7 @@ from __future__ import annotations
 from engine.store.batch import IncompleteWrite
 from engine.store.codec import call_key
 from engine.store.migrations import SCHEMA_VERSION
+from engine.store.orphan_runs import INTERRUPTED_REASON
 from engine.store.paths import DB_ENV_VAR, default_db_path
 from engine.store.records import (
     AmbiguousRunIdError,
@@ -30,7 +31,6 @@ from engine.store.records import (
     StoreOpenError,
     VerdictRecord,
 )
-from engine.store.recovery import INTERRUPTED_REASON
 from engine.store.store import TraceStore
 from engine.store.writer import TraceWriter
 
