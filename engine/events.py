@@ -208,7 +208,7 @@ class BudgetUpdated(Event):
 
 class BudgetExceeded(Event):
     kind: ClassVar[str] = "budget_exceeded"
-    budget: Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
+    budget: Literal["tokens", "cost_usd", "deadline_s", "model_calls"]
     limit: float
     actual: float
     node_id: str | None = None

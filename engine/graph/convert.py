@@ -100,7 +100,7 @@ def workflow_to_dict(wf: Workflow) -> dict[str, Any]:
     b, s = wf.settings.budget, wf.settings
     try:
         budget = {"max_tokens": plain(b.max_tokens), "max_cost_usd": plain(_number(b.max_cost_usd)),
-                  "deadline_s": plain(_number(b.deadline_s)), "max_turns": plain(b.max_turns)}
+                  "deadline_s": plain(_number(b.deadline_s)), "max_model_calls": plain(b.max_model_calls)}
         settings = {"budget": budget, "concurrency": plain(s.concurrency), "seed": plain(s.seed)}
         ui = plain(wf.ui, MAX_DEPTH - 1)
     except (_UnsaveableError, RecursionError) as exc:
@@ -166,7 +166,7 @@ def build_workflow(data: dict[str, Any], source: str) -> Workflow:
 def _settings(raw: dict[str, Any]) -> RunSettings:
     b = raw.get("budget", {})
     budget = Budget(int(b.get("max_tokens", 0)), float(b.get("max_cost_usd", 0.0)),
-                    float(b.get("deadline_s", 0.0)), int(b.get("max_turns", 0)))
+                    float(b.get("deadline_s", 0.0)), int(b.get("max_model_calls", 0)))
     return RunSettings(budget, int(raw.get("concurrency", 8)), int(raw.get("seed", 0)))
 
 

@@ -90,7 +90,7 @@ class Budget:
     max_tokens: int = 0
     max_cost_usd: float = 0.0
     deadline_s: float = 0.0
-    max_turns: int = 0
+    max_model_calls: int = 0
 
 
 @dataclass(slots=True)

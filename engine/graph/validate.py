@@ -85,7 +85,7 @@ def validate(wf: Workflow, memo: ValidationMemo | None = None) -> list[Problem]:
 def _settings_problems(wf: Workflow) -> list[Problem]:
     out: list[Problem] = []
     budget = wf.settings.budget
-    for name in ("max_tokens", "max_cost_usd", "deadline_s", "max_turns"):
+    for name in ("max_tokens", "max_cost_usd", "deadline_s", "max_model_calls"):
         value = getattr(budget, name)
         field = f"settings.budget.{name}"
         if isinstance(value, bool) or not isinstance(value, int | float):

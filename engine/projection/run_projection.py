@@ -135,7 +135,8 @@ class RunProjection:
         return [q for q in self.questions if q.open]
 
     def limits(self) -> dict[str, float]:
-        """The run's limits (tokens, cost_usd, deadline_s, max_turns) that are set."""
+        """The run's limits that are set, by their name in the run's settings (`max_tokens`, `max_cost_usd`,
+        `deadline_s`, `max_model_calls`; a run stored before format version 3 says `max_turns`)."""
         budget = self.settings.get("budget") or {}
         return {k: float(v) for k, v in budget.items() if isinstance(v, int | float) and v}
 

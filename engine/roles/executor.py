@@ -5,7 +5,7 @@ node's `concurrency` cap and the run's, both held per model and tool call by the
 (`RunServices.call_slots`).
 
 With tools on its allow-list (names, patterns, `mcp:<command>` servers) the executor runs a bounded
-tool loop over the run's tools (`tooluse.py`): at most `max_turns` model turns.
+tool loop over the run's tools (`tooluse.py`): at most `max_tool_turns` model turns.
 """
 
 from __future__ import annotations

@@ -50,9 +50,9 @@ Semantics:
 - Tools: tool nodes (`server` "python" or an MCP stdio command) and executors (`tools` allow-list,
   `mcp:<command>` entries) use the run's tools — the registry given to `Run(tools=...)`, else the
   built-ins, plus MCP servers the run starts once per command and stops when it ends; executors
-  call them through the model's tool calls, at most `max_turns` turns. Every call is a
+  call them through the model's tool calls, at most `max_tool_turns` turns. Every call is a
   `ToolCallStarted` / `ToolCallFinished` pair with its arguments and result.
-- Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_turns, plan size), so
+- Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_tool_turns, plan size), so
   every run terminates.
 - Starting and following a run from a front end: `engine.runtime.launch` (`input_specs`, `prepare`,
   `start_run`, `follow` into an `engine.projection.RunProjection`) — the CLI and the window share it.

@@ -36,7 +36,7 @@ from engine.runtime.scope_budget import BudgetKind, ScopeBudget
 from engine.runtime.scope_budget import limited as scope_limited
 
 T = TypeVar("T")
-_UNITS = {"tokens": "tokens", "cost_usd": "USD", "deadline_s": "s", "max_turns": "turns"}
+_UNITS = {"tokens": "tokens", "cost_usd": "USD", "deadline_s": "s", "model_calls": "calls"}
 
 
 class BudgetHit(Exception):
@@ -52,7 +52,7 @@ class Usage:
     tokens_in: int = 0
     tokens_out: int = 0
     cost_usd: float = 0.0
-    turns: int = 0
+    calls: int = 0
 
     @property
     def tokens(self) -> int:
@@ -70,7 +70,7 @@ class BudgetTracker:
         self.live_cost = 0.0  # estimated cost of calls still streaming (their model's per-token price)
         self.live_cost_nodes: defaultdict[str, float] = defaultdict(float)
         # whether the run has any limit (tokens, cost, deadline, turns); read after every call
-        self.limited = bool(limits.max_tokens or limits.max_cost_usd or limits.deadline_s or limits.max_turns)
+        self.limited = bool(limits.max_tokens or limits.max_cost_usd or limits.deadline_s or limits.max_model_calls)
         # whether every call is counted while it streams (a run token or cost limit)
         self.meters = bool(limits.max_tokens or limits.max_cost_usd)
         # seconds the run held (paused, at a breakpoint): not counted against its deadline (`pausing`)
@@ -174,23 +174,23 @@ class BudgetTracker:
     def limits_record(self) -> dict[str, float]:
         lim = self.limits
         return {"max_tokens": lim.max_tokens, "max_cost_usd": lim.max_cost_usd,
-                "deadline_s": lim.deadline_s, "max_turns": lim.max_turns}
+                "deadline_s": lim.deadline_s, "max_model_calls": lim.max_model_calls}
 
     def before_call(self, node_id: str, elapsed: Callable[[], float], node: CallSettings) -> None:
         """A call of `node_id` is about to start (one turn); `elapsed()` is the run's clock."""
         lim = self.limits
         if lim.deadline_s and (elapsed_s := elapsed() - self.held_s()) > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
-        if lim.max_turns and self.total.turns >= lim.max_turns:
-            self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
-        if node.max_calls and self.nodes[node_id].turns >= node.max_calls:
-            self._hit("max_turns", node.max_calls, self.nodes[node_id].turns + 1, node_id, "node")
+        if lim.max_model_calls and self.total.calls >= lim.max_model_calls:
+            self._hit("model_calls", lim.max_model_calls, self.total.calls + 1, node_id, "run")
+        if node.max_calls and self.nodes[node_id].calls >= node.max_calls:
+            self._hit("model_calls", node.max_calls, self.nodes[node_id].calls + 1, node_id, "node")
         if self.scopes:
             for scope in self._scopes_of(node_id):
                 scope.before_call(node_id, self._hit)
-        self.total.turns += 1
+        self.total.calls += 1
         if node.limited:
-            self.nodes[node_id].turns += 1
+            self.nodes[node_id].calls += 1
 
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                    node: CallSettings) -> None:

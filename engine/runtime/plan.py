@@ -80,7 +80,7 @@ class BudgetLimits:
     max_tokens: int = 0
     max_cost_usd: float = 0.0
     deadline_s: float = 0.0
-    max_turns: int = 0
+    max_model_calls: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, _seen: tuple
     return RunPlan(
         workflow_id=wf.id or wf.name, workflow_name=wf.name, workflow_hash=document_hash(document),
         document=document,
-        budget=BudgetLimits(int(b.max_tokens), float(b.max_cost_usd), float(b.deadline_s), int(b.max_turns)),
+        budget=BudgetLimits(int(b.max_tokens), float(b.max_cost_usd), float(b.deadline_s), int(b.max_model_calls)),
         concurrency=max(1, int(wf.settings.concurrency)), seed=int(wf.settings.seed),
         nodes=MappingProxyType(nodes), order=order, subplans=MappingProxyType(subplans))
 

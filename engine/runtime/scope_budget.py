@@ -19,7 +19,7 @@ from typing import Literal, NoReturn
 
 from engine.runtime.plan import BudgetLimits
 
-BudgetKind = Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
+BudgetKind = Literal["tokens", "cost_usd", "deadline_s", "model_calls"]
 Hit = Callable[[BudgetKind, float, float, str, str], NoReturn]  # (budget, limit, actual, node_id, scope)
 
 
@@ -29,7 +29,7 @@ class ScopeBudget:
     limits: BudgetLimits
     tokens: int = 0
     cost_usd: float = 0.0
-    turns: int = 0
+    calls: int = 0
     live_tokens: int = 0
     live_cost: float = 0.0
 
@@ -41,9 +41,9 @@ class ScopeBudget:
         return node_id.startswith(self.key + "/")
 
     def before_call(self, node_id: str, hit: Hit) -> None:
-        if self.limits.max_turns and self.turns >= self.limits.max_turns:
-            hit("max_turns", self.limits.max_turns, self.turns + 1, node_id, self.name)
-        self.turns += 1
+        if self.limits.max_model_calls and self.calls >= self.limits.max_model_calls:
+            hit("model_calls", self.limits.max_model_calls, self.calls + 1, node_id, self.name)
+        self.calls += 1
 
     def stream(self, node_id: str, tokens: int, cost: float, hit: Hit) -> None:
         self.live_tokens += tokens
@@ -68,4 +68,4 @@ class ScopeBudget:
 
 def limited(limits: BudgetLimits) -> bool:
     """Whether `limits` hold anything a scope counts (a deadline alone is a timer, not a scope)."""
-    return bool(limits.max_tokens or limits.max_cost_usd or limits.max_turns)
+    return bool(limits.max_tokens or limits.max_cost_usd or limits.max_model_calls)

@@ -173,7 +173,7 @@ def test_a_limit_crossed_again_raises_the_first_hit_never_a_cancel() -> None:
     from engine.runtime.nodesetup import CallSettings
     from engine.runtime.plan import BudgetLimits
 
-    tracker = BudgetTracker(BudgetLimits(max_turns=1, max_tokens=100))
+    tracker = BudgetTracker(BudgetLimits(max_model_calls=1, max_tokens=100))
     free = CallSettings(0, None, {}, None, 0.0, 60.0, 0, 0.0, 0, False)
     tracker.before_call("a", lambda: 0.0, free)
     with pytest.raises(BudgetHit) as first:
