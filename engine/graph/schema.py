@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.budget import LIMITS
 from engine.graph.problems import Problem, error
 from engine.graph.roles import ROLES
 
@@ -61,12 +62,8 @@ _DEFS: dict[str, Any] = {
     "budget": {
         "type": "object",
         "additionalProperties": False,
-        "properties": {
-            "max_tokens": {"$ref": "#/$defs/integer"},
-            "max_cost_usd": {"$ref": "#/$defs/number"},
-            "deadline_s": {"$ref": "#/$defs/number"},
-            "max_model_calls": {"$ref": "#/$defs/integer"},
-        },
+        "properties": {limit.field: {"$ref": "#/$defs/integer" if limit.whole else "#/$defs/number"}
+                       for limit in LIMITS},
     },
     "settings": {
         "type": "object",

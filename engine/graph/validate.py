@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from engine.budget import LIMITS
 from engine.graph.connect import can_connect
 from engine.graph.contract_checks import contract_problems
 from engine.graph.cycles import unbounded_cycles
@@ -85,7 +86,7 @@ def validate(wf: Workflow, memo: ValidationMemo | None = None) -> list[Problem]:
 def _settings_problems(wf: Workflow) -> list[Problem]:
     out: list[Problem] = []
     budget = wf.settings.budget
-    for name in ("max_tokens", "max_cost_usd", "deadline_s", "max_model_calls"):
+    for name in (limit.field for limit in LIMITS):
         value = getattr(budget, name)
         field = f"settings.budget.{name}"
         if isinstance(value, bool) or not isinstance(value, int | float):

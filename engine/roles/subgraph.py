@@ -1,7 +1,7 @@
 """The Sub-graph role: a workflow used as a node.
 
 The embedded plan runs inside this node's span, its node ids prefixed `<node>/`; the budget of its
-own run settings holds over its nodes for each execution (`runtime.scope_budget`), its deadline as a
+own run settings holds over its nodes for each execution (`runtime.budget_scope`), its deadline as a
 timer around the execution.
 """
 
@@ -24,7 +24,7 @@ async def run_subgraph(ctx: NodeContext) -> dict[str, Any]:
     else:
         inputs = {name: given for name in names} if "input" in ctx.inputs else {}
     inner = GraphExecutor(ctx.state, plan, parent_span=ctx.span_id, inputs=inputs, prefix=f"{ctx.key}/")
-    budget = ctx.state.budget  # the sub-graph's own run limits hold over its nodes (`runtime.scope_budget`)
+    budget = ctx.state.budget  # the sub-graph's own run limits hold over its nodes (`runtime.budget_scope`)
     scope = budget.open_scope(ctx.key, plan.budget)
     try:
         results = await budget.within_deadline(inner.execute(), plan.budget.deadline_s, ctx.key, f"sub-graph {ctx.key}")

@@ -161,7 +161,7 @@ class Run:
         hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
                  settings={"concurrency": plan.concurrency, "seed": plan.seed,
-                           "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)},
+                           "budget": plan.budget.to_record(), "model_overrides": dict(self.overrides)},
                  **self._lineage)
         hub.emit(RunPlanned, span_id=span, nodes=[list(node) for node in plan_nodes(plan)])
         state.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)

@@ -16,13 +16,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from engine.budget import Budget
 from engine.events import LLMCallRetrying, LLMStreamRestarted
 from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.nodesetup import CallSettings
-from engine.runtime.plan import BudgetLimits
 from engine.runtime.run_services import RunServices
 
 
@@ -69,7 +69,7 @@ class TokenMeter:
             self.budget.settle(self.node_key, self.prompt + self.streamed, self.cost())
 
 
-UNMETERED = TokenMeter(BudgetTracker(BudgetLimits()), "", "", 0, 0.0, None)  # no limit: never on
+UNMETERED = TokenMeter(BudgetTracker(Budget()), "", "", 0, 0.0, None)  # no limit: never on
 
 
 def meter_for(budget: BudgetTracker, node_key: str, request: LLMRequest, settings: CallSettings,

@@ -69,12 +69,13 @@ def test_unpriced_model_says_price_unknown_never_zero(qtbot: QtBot) -> None:
     assert "unpriced" in panel.gauges["cost_usd"].text
 
 
-def _budget_run(tokens: int, cost: float, elapsed: float, calls: int, priced: bool = True) -> RunProjection:
+def _budget_run(tokens: int, cost: float, elapsed: float, calls: int, priced: bool = True,
+                calls_field: str = "max_model_calls") -> RunProjection:
     r = "r"
     events: list[ev.Event] = [
         ev.RunStarted(run_id=r, seq=1, ts=0.0, workflow_id="w", workflow_name="W", workflow_hash="h",
                       settings={"budget": {"max_tokens": 1000, "max_cost_usd": 1.0, "deadline_s": 10.0,
-                                           "max_model_calls": 10}}),
+                                           calls_field: 10}}),
         ev.RunPlanned(run_id=r, seq=2, ts=0.0, nodes=[["a", "Alpha", "executor"], ["b", "Beta", "critic"]]),
     ]
     seq = 3
@@ -101,6 +102,11 @@ def test_gauges_turn_amber_and_red_near_their_limits(qtbot: QtBot) -> None:
     assert panel.cost_plot.limit_line.isVisible() and panel.cost_plot.limit_line.value() == 1.0
     assert panel.tokens_plot.limit_line.value() == 1000
     assert "of $1.0000 (95%)" in panel.cost_plot.title_shown
+
+
+def test_a_run_stored_before_format_version_3_shows_its_model_call_limit(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, _budget_run(tokens=10, cost=0.0, elapsed=1.0, calls=8, calls_field="max_turns"))
+    assert panel.gauges["model_calls"].limit == 10 and panel.gauges["model_calls"].level == "amber"
 
 
 def test_no_limit_says_so(qtbot: QtBot) -> None:

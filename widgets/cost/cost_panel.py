@@ -26,25 +26,6 @@ from widgets.run_panel import RunPanel
 
 ROW_HEIGHT = 22
 PLOT_INTERVAL_MS = 200  # live plots redraw at most this often (the tables and gauges every flush)
-LIMIT_KEYS = {"tokens": ("tokens", "max_tokens"), "cost_usd": ("cost_usd", "max_cost_usd"),
-              "deadline_s": ("deadline_s", "deadline"), "model_calls": ("max_model_calls", "max_turns", "calls")}
-
-
-def run_limits(projection: RunProjection) -> dict[str, float]:
-    """The run's limits by budget name (tokens, cost_usd, deadline_s, model_calls), from its settings and
-    the last `BudgetUpdated` that named any."""
-    given = dict(projection.limits())
-    if projection.budget is not None:
-        given.update({k: float(v) for k, v in projection.budget.limits.items() if v})
-    found = {}
-    for name, keys in LIMIT_KEYS.items():
-        for key in keys:
-            if given.get(key):
-                found[name] = given[key]
-                break
-    return found
-
-
 def _seconds(value: float) -> str:
     return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
 
@@ -157,7 +138,7 @@ class CostPanel(RunPanel):
             self._plotted_at = time.monotonic()
 
     def _show_gauges(self, p: RunProjection) -> None:
-        limits = run_limits(p)
+        limits = p.limits()
         budget = p.budget
         tokens = max(p.tokens_in + p.tokens_out, budget.tokens if budget else 0)
         cost = max(p.cost_usd, budget.cost_usd if budget else 0.0)
@@ -175,7 +156,7 @@ class CostPanel(RunPanel):
         self.gauges["model_calls"].set_value(calls, lim("model_calls"), f"{calls:,}", f"{lim('model_calls', 0):.0f}")
 
     def _show_plots(self, p: RunProjection) -> None:
-        limits = run_limits(p)
+        limits = p.limits()
         now = p.duration_s if p.finished and p.duration_s else p.elapsed_s
         usage = p.usage
         self.cost_plot.show_series(usage.ts, usage.cost_usd, now, limits.get("cost_usd"), "${:.4f}")

@@ -10,6 +10,7 @@ import json
 import os
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -86,7 +87,7 @@ async def test_run_budgets_bound_every_random_run(n: int, seed: int, max_calls: 
         if node.role == "verifier":
             wf.set_param(node.id, "check", "regex")
             wf.set_param(node.id, "expression", "answer [12]")
-    wf.settings.budget.max_model_calls, wf.settings.budget.max_tokens = max_calls, max_tokens
+    wf.settings.budget = replace(wf.settings.budget, max_model_calls=max_calls, max_tokens=max_tokens)
     run = Run(compile_workflow(wf), gateway=FakeGateway(chaos(seed)), human=HumanPolicy("reject"))
     result = await asyncio.wait_for(run.wait(), 30)
     assert result.status in ("succeeded", "failed", "budget_exceeded")
