@@ -16,6 +16,7 @@ Importing this package imports SQLAlchemy (it is not imported by `engine/__init_
 
 from __future__ import annotations
 
+from engine.memory.backend import MemoryEntry
 from engine.store.batch import IncompleteWrite
 from engine.store.codec import call_key
 from engine.store.migrations import SCHEMA_VERSION
@@ -23,7 +24,6 @@ from engine.store.orphan_runs import INTERRUPTED_REASON
 from engine.store.paths import DB_ENV_VAR, default_db_path
 from engine.store.records import (
     AmbiguousRunIdError,
-    MemoryEntry,
     RecordedCall,
     RunExistsError,
     RunSummary,

@@ -24,6 +24,7 @@ from sqlalchemy.dialects.sqlite import insert as upsert
 from sqlalchemy.exc import DBAPIError
 
 from engine.events import Event, RunFinished, RunStarted
+from engine.memory.backend import MemoryEntry
 from engine.store import queries
 from engine.store.batch import BatchWriter
 from engine.store.codec import canonical_json, sha256_hex
@@ -33,7 +34,6 @@ from engine.store.migrations import SCHEMA_VERSION, check_file, migrate
 from engine.store.orphan_runs import recover_orphaned_runs
 from engine.store.records import (
     AmbiguousRunIdError,
-    MemoryEntry,
     RecordedCall,
     RunExistsError,
     RunSummary,
