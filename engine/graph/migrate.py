@@ -130,7 +130,8 @@ def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
 def _v3_node(node: Any, old: str = "max_turns", new: str = "max_tool_turns") -> Any:
     if not isinstance(node, dict) or node.get("role") != "executor" or not isinstance(node.get("params"), dict):
         return node
-    return {**node, "params": _renamed(node["params"], old, new)}
+    params = _renamed(node["params"], old, new)
+    return node if params is node["params"] else {**node, "params": params}
 
 
 def v2_spelling(settings: Any, nodes: list[Any]) -> tuple[Any, list[Any]]:

@@ -39,7 +39,7 @@ Semantics:
   edge that fires re-runs its loop body, at most the emitting node's loop bound times.
 - Map: one call per item (cap `concurrency`); Reduce: concat or model; Vote: k samples, majority or
   judge-selected.
-- Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`,
+- Budgets: run limits (settings.budget, one `engine.budget.Budget`) and node limits (`max_tokens_budget`, `max_cost_usd`,
   `max_calls_budget`, `deadline_s`) are checked around every model call; token and cost limits also
   live while calls stream (a call crossing one is cut off, its tokens and cost so far counted; cost at
   the gateway's `price_of`), and deadlines (the run's, a node execution's) by a timer; the first hit emits

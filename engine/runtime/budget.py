@@ -1,6 +1,6 @@
 """Live budget accounting for a run and its nodes: tokens, cost, wall-clock deadline, model calls.
 
-Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
+Invariant: every LLM call passes `before_call` (model calls, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
 Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_calls_budget` params
 (its `CallSettings`; 0 = none; counted over the whole run, re-executions included, in `nodes` —
