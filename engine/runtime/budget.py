@@ -160,7 +160,10 @@ class BudgetTracker:
         lim = self.limits
         if lim.deadline_s and (elapsed_s := elapsed() - self.held_s()) > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
-        self.run.before_call(node_id, self._hit)
+        if lim.max_model_calls:
+            self.run.before_call(node_id, self._hit)
+        else:  # the common case, once per model call: only count it
+            self.run.used.calls += 1
         if node.max_calls and self.nodes[node_id].calls >= node.max_calls:
             self._hit("model_calls", node.max_calls, self.nodes[node_id].calls + 1, node_id, "node")
         if self.scopes:
@@ -172,7 +175,10 @@ class BudgetTracker:
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                    node: CallSettings) -> None:
         if not (self.limited or node.limited or self.scopes):  # nothing to hold the call against: count it
-            self.run.add(tokens_in, tokens_out, cost_usd)
+            total = self.run.used
+            total.tokens_in += tokens_in
+            total.tokens_out += tokens_out
+            total.cost_usd += cost_usd
             return
         self.commit(node_id, tokens_in, tokens_out, cost_usd, node.limited)
         if self.scopes:
