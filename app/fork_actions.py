@@ -99,14 +99,16 @@ async def _open(window: MainWindow, run_id: str, at: str) -> ForkDialog | None:
 
     def read() -> tuple[Any, dict[str, Any]]:
         from engine.replay.fork import fork_point
+        from engine.runtime.sub_graph_versions import node_params, recorded_documents, recorded_hashes
 
         run = store.get_run(run_id)
         if run is None:
             raise ValueError(f"no run {run_id!r} in the store")
         point = fork_point(store.iter_events(run.id, kinds=["node_state"]), at)
         document = store.workflow_version(run.workflow_hash) or {}
-        node = next((n for n in document.get("nodes") or [] if n.get("id") == point.node_id.split("/", 1)[0]), {})
-        return point, dict(node.get("params") or {})
+        started = next(iter(store.iter_events(run.id, kinds=["run_started"])), None)
+        sub_graphs = recorded_documents(store, recorded_hashes(started))  # an inner node's own version
+        return point, node_params(document, sub_graphs, point.node_id)
 
     try:
         point, params = await asyncio.get_running_loop().run_in_executor(None, read)

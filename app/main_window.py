@@ -10,7 +10,9 @@ changes (Cancel keeps the window open) and, first, about live runs (stopping the
 cancelled before the window closes); geometry, dock layout and theme are remembered; the objects
 of an opened document (model, canvas items) are set aside from the cycle collector (`gc.freeze`,
 O(1)), as a loaded run's are: a full collection over a 5,000-node document's objects stalled edits
-80–320 ms at random (measured by tests/perf/bench_open_file.py).
+80–320 ms at random (measured by tests/perf/bench_open_file.py); replacing a document asks for one
+sweep of what was set aside once the window is idle (`app.gui_collector`), so the replaced
+document's cycles are collected.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from app.controllers.file_controller import FileController
 from app.controllers.run_controller import RunController
 from app.docks import build_docks, toggle_actions
 from app.document import Document
+from app.gui_collector import request_sweep
 from app.menus import build_menus
 from app.playback_wiring import install_playback
 from app.run_actions import confirm_stop_runs, wire_run_actions
@@ -132,6 +135,7 @@ class MainWindow(QMainWindow):
         self._signals.deleteLater()
         self._signals = WorkflowSignals(workflow, self)
         self._signals.changed.connect(self.update_counts)
+        replaced_content = bool(self.scene.workflow.nodes)
         self.problems.set_workflow(workflow)  # first: a large one validates on its thread meanwhile
         self.scene.set_workflow(workflow)
         self.scene.marks.show(self.problems.model.problems)  # a small one's result, found before the items
@@ -140,6 +144,8 @@ class MainWindow(QMainWindow):
         self.update_counts()
         self.view.fit_to_view()
         gc.freeze()  # set aside what was built (see the invariants)
+        if replaced_content:
+            request_sweep()  # the replaced document's cycles were set aside too: collect them once idle
 
     def closeEvent(self, event: QCloseEvent) -> None:
         live = self.runs.live_runs()

@@ -2,7 +2,8 @@
 
 The bar is always under the canvas and enabled while a run is selected (a live run or a past one
 opened): its room is kept, so selecting a run never resizes the canvas (measured: hiding it until then
-cost the open of a 100,000-event run ~200 ms more, the canvas laid out and painted again). Its intents go to the controller (seek by time, steps, play / pause, speed, start, end / back to live);
+cost the open of a 100,000-event run ~200 ms more, the canvas laid out and painted again). Its intents go to the controller (seek by time or by event, steps, play / pause, speed, start, end / back to live);
+the track's scale (by time / by event) is remembered in the settings;
 the controller's position and state come back to it. When a step or `RunController.show_at` lands on
 an event, the Events dock selects its row and the Trace dock its span.
 
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from app.settings_store import playback_by_event, set_playback_by_event
 from widgets.playback import PlaybackBar
 
 if TYPE_CHECKING:
@@ -38,15 +40,17 @@ def install_playback(window: MainWindow) -> PlaybackBar:
     layout.addWidget(bar)
     window.setCentralWidget(centre)
     bar.setEnabled(False)
-    shown_run: list[Any] = [0, -1.0, 0.0]  # the marks drawn, the duration then, when (a live run: ≤ 2× a second)
+    bar.set_by_event(playback_by_event())
+    bar.scale_changed.connect(set_playback_by_event)
+    shown_run: list[Any] = [0, -1, 0.0]  # the marks drawn, the last seq then, when (a live run: ≤ 2× a second)
 
     def on_position_changed() -> None:
-        end_ts = playback.end_ts
+        end_ts, end_seq = playback.end_ts, playback.end_seq
         marks = playback.marks
         now = time.monotonic()
-        if shown_run[0] != id(marks) or (end_ts != shown_run[1] and now - shown_run[2] >= TRACK_REDRAW_S):
-            shown_run[:] = [id(marks), end_ts, now]
-            bar.track.set_run(end_ts, marks.times)
+        if shown_run[0] != id(marks) or (end_seq != shown_run[1] and now - shown_run[2] >= TRACK_REDRAW_S):
+            shown_run[:] = [id(marks), end_seq, now]
+            bar.show_run(end_ts, end_seq, marks.times, marks.seqs)
         bar.show_position(playback.seq, playback.end_seq, playback.current_ts() if not playback.following
                           else end_ts, end_ts)
 
@@ -67,6 +71,7 @@ def install_playback(window: MainWindow) -> PlaybackBar:
             trace.select_span(event.span_id)  # type: ignore[attr-defined]
 
     bar.seek_requested.connect(playback.seek_time)
+    bar.seek_event_requested.connect(playback.seek)
     bar.step_requested.connect(playback.step)
     bar.play_requested.connect(playback.toggle_play)
     bar.speed_changed.connect(playback.set_speed)

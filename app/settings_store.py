@@ -1,5 +1,5 @@
 """Remembered user preferences (QSettings, INI format): recent files, theme, window geometry/state, the
-OpenTelemetry export of finished runs (Settings ▸ Export).
+OpenTelemetry export of finished runs (Settings ▸ Export), the playback track's scale (by time / by event).
 
 Tests point QSettings at a temporary directory with `QSettings.setPath(IniFormat, UserScope, dir)`.
 Invariant: only file paths and UI preferences are stored here, never secrets.
@@ -71,3 +71,12 @@ def set_otel_export(endpoint: str, include_content: bool) -> None:
     settings = app_settings()
     settings.setValue("export/otel_endpoint", endpoint.strip())
     settings.setValue("export/otel_include_content", "true" if include_content else "false")
+
+
+def playback_by_event() -> bool:
+    """Whether the playback track is scaled by event (each event the same width) rather than by time."""
+    return str(app_settings().value("playback/by_event", "false")).lower() == "true"
+
+
+def set_playback_by_event(on: bool) -> None:
+    app_settings().setValue("playback/by_event", "true" if on else "false")

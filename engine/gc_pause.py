@@ -10,19 +10,28 @@
   collector's passes (`gc.freeze`); a full pass over them costs tens of milliseconds a time, which a
   run would otherwise pay again and again. Collection itself stays on, for everything the runs create.
   When the last run ends the objects go back under collection (`gc.unfreeze`), so a cycle among them
-  is collected then. Overlapping runs share one set-aside (a count, not a stack). Note: it ends any
-  `gc.freeze()` the process made itself before.
+  is collected then. Overlapping runs share one set-aside (a count, not a stack). Note: by default it
+  ends any `gc.freeze()` the process made itself before; a process that keeps objects set aside of
+  its own (the GUI) gives its own way to end the set-aside with `on_set_aside_end`.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 _set_aside = 0
 _set_aside_lock = threading.Lock()
+_end_set_aside: Callable[[], None] = gc.unfreeze
+
+
+def on_set_aside_end(end: Callable[[], None]) -> Callable[[], None]:
+    """Call `end` (instead of `gc.unfreeze`) when the last run's set-aside ends; returns the one before."""
+    global _end_set_aside
+    before, _end_set_aside = _end_set_aside, end
+    return before
 
 
 @contextmanager
@@ -49,4 +58,4 @@ def older_objects_set_aside() -> Iterator[None]:
         with _set_aside_lock:
             _set_aside -= 1
             if _set_aside == 0:
-                gc.unfreeze()
+                _end_set_aside()

@@ -1,8 +1,9 @@
 """`triadic check RUN... [--workflow FILE]`: check past runs against trace contracts.
 
 Each run is checked against the contracts of the workflow version it recorded, or of FILE when
-given (its other validation errors do not matter here, only that its contracts can be read); one
-line per contract: PASS, or FAIL with the first violating event's seq (as `show --events` lists it)
+given (its other validation errors do not matter here, only that its contracts can be read), and each
+sub-graph's own contracts — those of the sub-graph version the run recorded — over that sub-graph's
+executions (their lines begin "[sub-graph 'path']"); one line per contract: PASS, or FAIL with the first violating event's seq (as `show --events` lists it)
 and why. Exit 0 when every contract of every run holds, 1 on any violation, 2 for a run that is not
 in the store or contracts that cannot be read.
 """
@@ -45,10 +46,13 @@ def _check(store: TraceStore, run: RunSummary, given: tuple[Contract, ...] | Non
     out = fmt.console()
     source = "the given file" if given is not None else f"workflow version {run.workflow_hash[:12]}"
     out.print(f"run {run.id[:12]} ({run.workflow_name}, {run.status}) against {source}:", markup=False)
-    if not contracts:
+    try:
+        results = check_stored_run(store, run, contracts)
+    except ContractSourceError as exc:
+        raise CliError(f"run {run.id[:12]}: {exc}") from None
+    if not results:
         out.print("  no contracts to check", markup=False)
         return 0
-    results = check_stored_run(store, run, contracts)
     for result in results:
         out.print(f"  {result.line()}", markup=False, soft_wrap=True)
     return sum(not r.passed for r in results)

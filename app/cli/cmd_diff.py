@@ -28,10 +28,6 @@ def _projection(store: TraceStore, run_id: str) -> RunProjection:
     return project(store.iter_events(find_run(store, run_id).id))
 
 
-def _signed(value: float, unit: str = "") -> str:
-    return f"{'+' if value >= 0 else '−'}{abs(value):,.6g}{unit}"
-
-
 def execute(args: argparse.Namespace) -> int:
     from engine.compare import compare
 
@@ -46,6 +42,8 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def _print(diff: RunDiff, a: RunProjection, b: RunProjection) -> None:
+    from engine.compare.delta_text import signed, signed_cost
+
     out = fmt.console()
     say = lambda text: out.print(text, markup=False, soft_wrap=True)  # noqa: E731
     say(f"A {a.run_id[:12]} ({a.workflow_name}, {a.status}) → B {b.run_id[:12]} ({b.workflow_name}, {b.status})")
@@ -59,14 +57,14 @@ def _print(diff: RunDiff, a: RunProjection, b: RunProjection) -> None:
     if diff.only_b:
         say(f"ran only in B: {', '.join(diff.only_b)}")
     t = diff.totals
-    say(f"run: tokens {_signed(t.tokens)}, cost {_signed(t.cost_usd, ' USD')}, "
-        f"duration {_signed(t.duration_s or 0.0, ' s')}")
+    say(f"run: tokens {signed(t.tokens)}, cost {signed_cost(t.cost_usd, suffix=' USD')}, "
+        f"duration {signed(t.duration_s or 0.0, 3, suffix=' s')}")
     table = Table(title="Per node (B − A)", title_justify="left", pad_edge=False)
     for column in ("node", "tokens", "cost USD", "duration s"):
         table.add_column(column, no_wrap=True)
     for delta in diff.deltas:
-        table.add_row(delta.node_id, _signed(delta.tokens), _signed(delta.cost_usd),
-                      "-" if delta.duration_s is None else _signed(round(delta.duration_s, 3)))
+        table.add_row(delta.node_id, signed(delta.tokens), signed_cost(delta.cost_usd),
+                      "-" if delta.duration_s is None else signed(delta.duration_s, 3))
     if diff.deltas:
         out.print(table)
     if diff.verdicts:

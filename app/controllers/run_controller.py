@@ -211,8 +211,8 @@ class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsM
     def _set_aside_what_runs_built(self) -> None:
         """While runs are live, what their projections hold is moved out of the cycle collector's passes
         every `SET_ASIDE_S` (`gc.freeze`, O(1)): a full pass over 100,000 events' objects stalled the
-        loop 150–190 ms at a time. The engine's `older_objects_set_aside` gives them back (`unfreeze`)
-        when the last engine run ends."""
+        loop 150–190 ms at a time. When the last engine run ends the window's collector sweeps what was
+        set aside once the window is idle (`app.gui_collector`), so a finished run's cycles are collected."""
         now = time.monotonic()
         if now - self._set_aside_at >= SET_ASIDE_S and self.live_runs():
             self._set_aside_at = now

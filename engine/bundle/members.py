@@ -24,10 +24,16 @@ def read_members(archive: zipfile.ZipFile) -> dict[str, Any]:
             raise BundleError(f"the bundle holds {kind} {name!r}; a run bundle holds only {', '.join(fmt.MEMBERS)}")
     if len(set(names)) != len(names):
         raise BundleError("the bundle names a member twice")
-    if missing := [m for m in fmt.MEMBERS if m not in names]:
+    if fmt.MANIFEST not in names:
+        raise BundleError(f"the bundle has no {fmt.MANIFEST}")
+    manifest = _manifest(_bounded(archive, archive.getinfo(fmt.MANIFEST)))
+    expected = fmt.MEMBERS_OF_VERSION[manifest["version"]]
+    if missing := [m for m in expected if m not in names]:
         raise BundleError(f"the bundle has no {', '.join(missing)}")
-    bodies = {info.filename: _bounded(archive, info) for info in infos}
-    manifest = _manifest(bodies.pop(fmt.MANIFEST))
+    if extra := [m for m in names if m not in expected]:
+        raise BundleError(f"the bundle holds {', '.join(extra)}, which a version-{manifest['version']} bundle "
+                          "does not have")
+    bodies = {info.filename: _bounded(archive, info) for info in infos if info.filename != fmt.MANIFEST}
     texts: dict[str, Any] = {fmt.MANIFEST: manifest}
     for name, body in bodies.items():
         declared = manifest["files"].get(name)
@@ -67,9 +73,9 @@ def _manifest(body: bytes) -> dict[str, Any]:
     if not isinstance(manifest, dict) or manifest.get("format") != fmt.FORMAT_NAME:
         raise BundleError(f"{fmt.MANIFEST}: not a Triadic run bundle (format {fmt.FORMAT_NAME!r} expected)")
     version = manifest.get("version")
-    if version != fmt.FORMAT_VERSION:
-        raise BundleError(f"{fmt.MANIFEST}: bundle format version {version!r}; this Triadic reads version "
-                          f"{fmt.FORMAT_VERSION}")
+    if type(version) is not int or version not in fmt.MEMBERS_OF_VERSION:
+        raise BundleError(f"{fmt.MANIFEST}: bundle format version {version!r}; this Triadic reads versions "
+                          f"{' and '.join(map(str, fmt.MEMBERS_OF_VERSION))}")
     for name, kind in (("run_id", str), ("workflow_hash", str), ("files", dict), ("events", int),
                        ("started_at", (int, float))):
         if not isinstance(manifest.get(name), kind) or isinstance(manifest.get(name), bool):

@@ -3,8 +3,9 @@
 Every check runs before the store is touched, and the store takes the run in one transaction
 (`TraceStore.import_run`): a refused bundle — bad JSON, another format or version, hashes or sizes
 that do not match the manifest, a member too big or too compressed, a name with a folder or "..",
-events that are not one whole run, a recording that does not match the events, a key-like value, a
-run the store already has — leaves the store as it was, with a `BundleError` saying what and where.
+events that are not one whole run, a recording that does not match the events, sub-graph versions
+that are not exactly those the run ran or do not hash to their names, a key-like value, a run the
+store already has — leaves the store as it was, with a `BundleError` saying what and where.
 
 `as_new=True` imports the run under a new id (its events' `run_id` changed, nothing else): a store
 holding the run already takes its copy.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 import uuid
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from engine.bundle import format as fmt
 from engine.bundle.format import BundleError
 from engine.bundle.members import read_members
 from engine.bundle.secrets_check import refuse_secrets
+from engine.bundle.sub_graphs import sub_graph_versions
 from engine.bundle.write import recording_index
 from engine.event_record import record_from_row, record_row
 from engine.replay.recording import Recording
@@ -37,6 +39,7 @@ class Bundle:
     manifest: dict[str, Any]
     events: list[ev.Event]
     document: dict[str, Any]
+    sub_graphs: dict[str, dict[str, Any]] = field(default_factory=dict)  # version hash → document
 
     @property
     def run_id(self) -> str:
@@ -67,7 +70,8 @@ def read_bundle(path: Path) -> Bundle:
     if not isinstance(document, dict):
         raise BundleError(f"{fmt.WORKFLOW}: a workflow document is a JSON object")
     _check_recording(texts[fmt.RECORDING], events)
-    return Bundle(manifest, events, document)
+    sub_graphs = sub_graph_versions(_json(fmt.SUB_GRAPHS, texts.get(fmt.SUB_GRAPHS, "{}")), events[0])
+    return Bundle(manifest, events, document, sub_graphs)
 
 
 def import_bundle(store: TraceStore, path: Path, *, as_new: bool = False) -> Bundle:
@@ -77,9 +81,10 @@ def import_bundle(store: TraceStore, path: Path, *, as_new: bool = False) -> Bun
 
     bundle = read_bundle(path)
     if as_new:
-        bundle = Bundle(bundle.manifest, _renamed(bundle.events, uuid.uuid4().hex), bundle.document)
+        bundle = replace(bundle, events=_renamed(bundle.events, uuid.uuid4().hex))
     try:
-        store.import_run(bundle.events, bundle.document, started_at=float(bundle.manifest["started_at"]))
+        store.import_run(bundle.events, bundle.document, started_at=float(bundle.manifest["started_at"]),
+                         versions=bundle.sub_graphs)
     except RunExistsError:
         raise BundleError(f"the store already has run {bundle.run_id}; import it again with --as-new to add a "
                           "copy under a new id") from None

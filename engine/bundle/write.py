@@ -1,7 +1,7 @@
 """Writing a run bundle (`engine.bundle.format`): `export_run(store, run_id, path)`.
 
-Invariants: only a finished run is exported; the file appears complete or not at all (written to a
-temporary file beside it, then renamed); nothing that looks like a key is written (`secrets_check`);
+Invariants: only a finished run is exported, with the workflow versions of its sub-graphs; the file
+appears complete or not at all (written to a temporary file beside it, then renamed); nothing that looks like a key is written (`secrets_check`);
 every member's hash and size are in the manifest.
 """
 
@@ -22,12 +22,14 @@ from engine.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
     RECORDING,
+    SUB_GRAPHS,
     WORKFLOW,
     BundleError,
 )
 from engine.bundle.secrets_check import refuse_secrets
 from engine.replay.recording import Recording
 from engine.replay.rerun import finished_run
+from engine.runtime.sub_graph_versions import SubGraphVersionMissing, recorded_documents, recorded_hashes
 
 if TYPE_CHECKING:
     from engine import events as ev
@@ -56,6 +58,7 @@ def export_run(store: TraceStore, run_id: str, path: Path) -> dict[str, Any]:
         EVENTS: "".join(_event_line(e) + "\n" for e in events),
         WORKFLOW: json.dumps(document, ensure_ascii=False, indent=1),
         RECORDING: json.dumps(recording_index(recording), ensure_ascii=False),
+        SUB_GRAPHS: json.dumps(_sub_graph_versions(store, recording.started), ensure_ascii=False),
     }
     for name, text in members.items():
         refuse_secrets(name, text)
@@ -66,6 +69,16 @@ def export_run(store: TraceStore, run_id: str, path: Path) -> dict[str, Any]:
                 "files": {name: {"sha256": sha256_hex_bytes(body), "size": len(body)} for name, body in data.items()}}
     _write_atomically(path, {MANIFEST: json.dumps(manifest, indent=1).encode(), **data})
     return manifest
+
+
+def _sub_graph_versions(store: TraceStore, started: ev.RunStarted | None) -> dict[str, dict[str, Any]]:
+    """Version hash → document of each sub-graph version the run recorded."""
+    hashes = recorded_hashes(started)
+    try:
+        documents = recorded_documents(store, hashes)
+    except SubGraphVersionMissing as exc:
+        raise BundleError(f"cannot export the run: {exc}") from None
+    return {hashes[path]: document for path, document in documents.items()}
 
 
 def sha256_hex_bytes(body: bytes) -> str:

@@ -44,6 +44,8 @@ class Scope:
 
 class Checker:
     kinds: ClassVar[tuple[type[ev.Event], ...] | None] = None  # the event types it reads (None: all)
+    origin = 0.0  # when the events it is fed began: a run's 0, a sub-graph execution's start
+    subject = "the run"  # what those events are, as a reason names it
 
     def __init__(self, contract: Contract, roles: Mapping[str, str]) -> None:
         self.contract = contract
@@ -157,13 +159,13 @@ class GatedToolWrites(Checker):
 
 class MaxDuration(Checker):
     def feed(self, event: ev.Event) -> str | None:
-        if event.ts > self.limit:
-            return f"the run was still going at {event.ts:.3f} s, past {self.limit:g} s"
+        if event.ts - self.origin > self.limit:
+            return f"{self.subject} was still going at {event.ts - self.origin:.3f} s, past {self.limit:g} s"
         return None
 
     def finish(self, end_ts: float) -> str | None:
-        if end_ts > self.limit:
-            return f"the run ended at {end_ts:.3f} s, past {self.limit:g} s"
+        if end_ts - self.origin > self.limit:
+            return f"{self.subject} ended at {end_ts - self.origin:.3f} s, past {self.limit:g} s"
         return None
 
 

@@ -2,7 +2,8 @@
 
 `recorded_contracts(store, run)` reads the contracts of the workflow version the run recorded (an
 older version is migrated as a file would be); `check_stored_run(store, run, contracts)` evaluates
-contracts over the run's stored events. `triadic check` and the window's Runs dock use these.
+contracts over the run's stored events, and the contracts of the sub-graph versions it recorded over
+their executions. `triadic check` and the window's Runs dock use these.
 
 Invariants: read-only (the store is never written); a run whose workflow version is missing or
 unreadable raises `ContractSourceError` saying which, never a bare KeyError or a schema traceback.
@@ -13,13 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine.contracts.evaluate import ContractResult, evaluate
+from engine.contracts.evaluate import ContractResult, ContractSourceError, evaluate
+from engine.contracts.sub_graphs import evaluate_sub_graphs, sub_graph_contracts
 from engine.events import Event
 from engine.graph.contract_form import Contract
-
-
-class ContractSourceError(Exception):
-    """The contracts a run is to be checked against cannot be read."""
 
 
 class _Run(Protocol):
@@ -48,5 +46,13 @@ def recorded_contracts(store: _Store, run: _Run) -> tuple[Contract, ...]:
 
 
 def check_stored_run(store: _Store, run: _Run, contracts: Sequence[Contract]) -> list[ContractResult]:
+    """`contracts` over the run's events, then the contracts of each sub-graph version the run recorded
+    over that sub-graph's executions (`engine.contracts.sub_graphs`)."""
+    from engine.runtime.sub_graph_versions import SubGraphVersionMissing, recorded_documents, recorded_hashes
+
     events: list[Event] = list(store.iter_events(run.id))
-    return evaluate(contracts, events)
+    try:
+        documents = recorded_documents(store, recorded_hashes(events[0] if events else None))
+    except SubGraphVersionMissing as exc:
+        raise ContractSourceError(str(exc)) from None
+    return evaluate(contracts, events) + evaluate_sub_graphs(sub_graph_contracts(documents), events)

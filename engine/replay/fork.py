@@ -8,7 +8,9 @@ parameters changed as asked.
   node's execution: what that execution did before the event runs again, live);
 - `downstream(document, node)`: the node and every node reachable from it along edges (loops
   included; for a sub-graph's inner node "sub/inner", what follows the sub-graph node);
-- `edited_document(document, node, ...)`: the recorded version with the node's edits;
+- `edited_document(document, node, ...)`: the recorded version with the node's edits (an inner node
+  "sub/inner" is edited in the version of the sub-graph the run recorded, `ReplaySource.sub_graphs`;
+  a run recorded before those were kept cannot have its inner nodes edited);
 - `prepare_fork(source, at, ...)`: a `ReplaySetup` in fork mode whose gateway turns live at the first
   call of a downstream node that the source made after the fork point (or never made).
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,7 +121,8 @@ def edited_document(document: Mapping[str, Any], node: str, *, model: str | None
     if target is None:
         raise ForkError(f"the recorded workflow has no node {node!r}")
     if "/" in node and (model or prompt or params):
-        raise ForkError(f"{node}: edits of a sub-graph's inner node are not supported; fork without edits")
+        raise ForkError(f"{node}: the run did not record its sub-graph's version (it predates that), so its "
+                        "inner nodes cannot be edited; fork without edits")
     own = target.setdefault("params", {})
     if model:
         own["model"] = model
@@ -152,7 +155,13 @@ def prepare_fork(store: TraceStore, source: ReplaySource, at: str, *, live: Chat
         return call is None or call.started_seq > point.seq
 
     gateway = ReplayGateway(source.recording, mode="fork", live=live, fork_at=turns_live, downstream=after)
-    document = edited_document(source.document, point.node_id, model=model, prompt=prompt, params=params)
+    path, _, inner_id = point.node_id.rpartition("/")
+    if path in source.sub_graphs:  # an inner node: its edits go to the sub-graph version the run recorded
+        edited = edited_document(source.sub_graphs[path], inner_id, model=model, prompt=prompt, params=params)
+        source = replace(source, sub_graphs={**source.sub_graphs, path: edited})
+        document = copy.deepcopy(source.document)
+    else:
+        document = edited_document(source.document, point.node_id, model=model, prompt=prompt, params=params)
     setup = prepare_replay(source, mode="fork", live=live, base_dir=base_dir, document=document, gateway=gateway,
                            lineage={"fork_of": source.run.id, "fork_at_seq": point.seq}, human=human)
     if problems := _missing_keys(setup, after, live):

@@ -8,7 +8,8 @@
   one) and makes the replay's gateway, tools, memory and human policy; `start_replay(setup, store)`
   starts it as a new run whose `RunStarted.replay_of` names the source (or `fork_of` / `fork_at_seq`).
 
-Invariants: the re-run runs the recorded workflow version with the recorded inputs, model overrides
+Invariants: the re-run runs the recorded workflow version — and the recorded version of each sub-graph
+(`engine.runtime.sub_graph_versions`), not today's file — with the recorded inputs, model overrides
 and seed; in strict mode nothing leaves the process (the live gateway is never called).
 """
 
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.replay.gateway import Mode, ReplayGateway
 from engine.replay.recording import Recording
 from engine.replay.services import ReplayMemory, ReplayTools, replay_human
+from engine.runtime.sub_graph_versions import SubGraphVersionMissing, recorded_documents, recorded_hashes
 
 if TYPE_CHECKING:
     from engine.llm.types import ChatGateway
@@ -39,6 +41,7 @@ class ReplaySource:
     run: RunSummary
     recording: Recording
     document: dict[str, Any]
+    sub_graphs: dict[str, dict[str, Any]] = field(default_factory=dict)  # node path → the version it ran
 
 
 @dataclass(slots=True)
@@ -74,7 +77,11 @@ def load_source(store: TraceStore, run_id: str) -> ReplaySource:
     recording = Recording.from_events(run.id, store.iter_events(run.id))
     if recording.started is None:
         raise ReplayError(f"run {run.id[:12]}: its recording has no RunStarted event")
-    return ReplaySource(run, recording, document)
+    try:
+        sub_graphs = recorded_documents(store, recorded_hashes(recording.started))
+    except SubGraphVersionMissing as exc:
+        raise ReplayError(f"run {run.id[:12]}: {exc}") from None
+    return ReplaySource(run, recording, document, sub_graphs)
 
 
 def workflow_changes(recorded: dict[str, Any], current: dict[str, Any]) -> list[str]:
@@ -111,7 +118,8 @@ def prepare_replay(source: ReplaySource, *, mode: Mode = "strict", live: ChatGat
     from engine.runtime.launch import prepare
 
     edited = document is not None
-    plan = prepare(workflow_from_dict(document if edited else source.document), base_dir=base_dir)  # type: ignore[arg-type]
+    plan = prepare(workflow_from_dict(document if edited else source.document), base_dir=base_dir,  # type: ignore[arg-type]
+                   recorded=source.sub_graphs)
     if not edited and plan.workflow_hash != source.run.workflow_hash:
         raise ReplayError(f"the stored workflow version compiles to {plan.workflow_hash[:12]}, "
                           f"not the recorded {source.run.workflow_hash[:12]}")

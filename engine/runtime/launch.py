@@ -14,7 +14,7 @@ from the window is recorded, announced and folded exactly as one started with `t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -48,16 +48,18 @@ def input_specs(workflow: Workflow) -> list[InputSpec]:
     return out
 
 
-def prepare(workflow: Workflow, *, base_dir: Path | None = None) -> RunPlan:
+def prepare(workflow: Workflow, *, base_dir: Path | None = None,
+            recorded: Mapping[str, Mapping[str, Any]] | None = None) -> RunPlan:
     """The frozen plan of `workflow`; raises `CompileError(problems)` when validation finds errors or
-    it does not compile (a sub-graph file missing, a cross-model critic in its author's family)."""
+    it does not compile (a sub-graph file missing, a cross-model critic in its author's family).
+    `recorded`: the sub-graph versions a recorded run used, compiled instead of today's files."""
     from engine.graph.validate import validate
     from engine.runtime.plan import CompileError, compile_workflow
 
     errors = [p for p in validate(workflow) if p.severity == "error"]
     if errors:
         raise CompileError(errors)
-    return compile_workflow(workflow, base_dir=base_dir)
+    return compile_workflow(workflow, base_dir=base_dir, recorded=recorded)
 
 
 def start_run(plan: RunPlan, *, store: Any, inputs: dict[str, object] | None = None,

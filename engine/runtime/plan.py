@@ -100,13 +100,17 @@ class RunPlan:
 _MAX_DEPTH = 8
 
 
-def compile_workflow(wf: Workflow, *, base_dir: Path | None = None, _seen: tuple[str, ...] = ()) -> RunPlan:
-    """Validate and freeze `wf`; `base_dir` resolves sub-graph paths (default: the working directory)."""
+def compile_workflow(wf: Workflow, *, base_dir: Path | None = None,
+                     recorded: Mapping[str, Mapping[str, Any]] | None = None,
+                     _seen: tuple[str, ...] = (), _prefix: str = "") -> RunPlan:
+    """Validate and freeze `wf`; `base_dir` resolves sub-graph paths (default: the working directory).
+    `recorded` maps a sub-graph node's path ("sub", "sub/inner") to the document a recorded run used for
+    it (`engine.runtime.sub_graph_versions`): that document is compiled instead of today's file."""
     problems = [p for p in validate(wf) if p.severity == "error"]
     if problems:
         raise CompileError(problems)
-    subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen) for nid, n in wf.nodes.items()
-                if n.role == "subgraph"}
+    subplans = {nid: _compile_subgraph(wf, nid, base_dir, _seen, recorded or {}, _prefix)
+                for nid, n in wf.nodes.items() if n.role == "subgraph"}
     document = workflow_to_dict(wf)  # a fresh copy of plain JSON values: later edits never reach the run
     # the nodes' own copy of their params (one JSON round trip, not a deepcopy per node)
     params = {n["id"]: n["params"] for n in json.loads(json.dumps([
@@ -186,7 +190,8 @@ def _topological(nodes: Mapping[str, PlanNode]) -> tuple[str, ...]:
     return tuple(order)
 
 
-def _compile_subgraph(wf: Workflow, node_id: str, base_dir: Path | None, seen: tuple[str, ...]) -> RunPlan:
+def _compile_subgraph(wf: Workflow, node_id: str, base_dir: Path | None, seen: tuple[str, ...],
+                      recorded: Mapping[str, Mapping[str, Any]], prefix: str) -> RunPlan:
     from engine.graph.format import load_workflow, workflow_from_dict
     from engine.graph.problems import WorkflowFileError
 
@@ -198,13 +203,17 @@ def _compile_subgraph(wf: Workflow, node_id: str, base_dir: Path | None, seen: t
         raise CompileError([error("subgraph_recursion", f"{where} nests too deep or includes itself ({key})",
                                   node_id=node_id, field="params.path")])
     try:
-        inner = load_workflow(key) if path else workflow_from_dict(node.param("graph"), source=where)
+        if prefix + node_id in recorded:
+            inner = workflow_from_dict(dict(recorded[prefix + node_id]), source=f"{where}, as recorded")
+        else:
+            inner = load_workflow(key) if path else workflow_from_dict(node.param("graph"), source=where)
     except WorkflowFileError as exc:
         source = f"{where}, file {key}" if path else where  # which file, when it is one
         raise CompileError([error(p.code, f"{source}: {p.message}", node_id=node_id, field="params.path" if path
                                   else "params.graph") for p in exc.problems]) from exc
     inner_dir = Path(key).parent if path else base_dir
     try:
-        return compile_workflow(inner, base_dir=inner_dir, _seen=(*seen, key))
+        return compile_workflow(inner, base_dir=inner_dir, recorded=recorded, _seen=(*seen, key),
+                                _prefix=f"{prefix}{node_id}/")
     except CompileError as exc:
         raise CompileError([error(p.code, f"{where}: {p.message}", node_id=node_id) for p in exc.problems]) from exc

@@ -24,6 +24,7 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from engine.events import (
@@ -53,6 +54,8 @@ from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.run_services import RunServices
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.startup import begin_durably, close_writer
+from engine.runtime.sub_graph_versions import SETTINGS_KEY as SUB_GRAPHS
+from engine.runtime.sub_graph_versions import sub_graph_documents
 from engine.tools.registry import ToolRegistry
 from engine.tools.runtools import RunTools
 
@@ -160,9 +163,7 @@ class Run:
             hub.hold_subscribers()  # until RunStarted is committed (startup.begin_durably)
         hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
-                 settings={"concurrency": plan.concurrency, "seed": plan.seed,
-                           "budget": plan.budget.to_record(), "model_overrides": dict(self.overrides)},
-                 **self._lineage)
+                 settings=self._settings(state), **self._lineage)
         hub.emit(RunPlanned, span_id=span, nodes=[list(node) for node in plan_nodes(plan)])
         state.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
         self._pauses.start(span)
@@ -214,7 +215,7 @@ class Run:
         usage = state.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
                            usage.cost_usd, hub.elapsed(), list(state.verdicts))
-        await check_contracts(hub, plan.document, span)
+        await check_contracts(hub, plan, span)
         hub.emit(RunFinished, span_id=span, status=status, reason=reason, outputs=result.outputs,
                  tokens_in=result.tokens_in, tokens_out=result.tokens_out, cost_usd=result.cost_usd,
                  duration_s=result.duration_s)
@@ -227,15 +228,27 @@ class Run:
         lost += [start_problem] if start_problem else []
         return replace(result, recording_errors=lost) if lost else result
 
+    def _settings(self, state: RunServices) -> dict[str, Any]:
+        plan = self.plan
+        settings = {"concurrency": plan.concurrency, "seed": plan.seed,
+                    "budget": state.budget.limits.to_record(), "model_overrides": dict(self.overrides)}
+        if plan.subplans:  # the versions the sub-graph nodes run (sub_graph_versions.py)
+            settings[SUB_GRAPHS] = {path: version for path, (version, _) in sub_graph_documents(plan).items()}
+        return settings
+
     def _open_store(self) -> EventRecorder | None:
         if self._store is None:
             return None
         writer = self._store.writer()
-        store, doc, version = self._store, dict(self.plan.document), self.plan.workflow_hash
-        # The trace writer's thread stores the workflow version ahead of the run's first event, off
-        # the run's start-up path; a failure shows in the run's `recording_errors`, like a lost event.
-        writer.call_in_order(lambda: store.save_workflow(doc, workflow_hash=version),
-                             f"workflow version {version[:12]} not stored")
+        store = self._store
+        versions = [(self.plan.workflow_hash, self.plan.document)]
+        versions += sub_graph_documents(self.plan).values()
+        # The trace writer's thread stores the workflow versions (the run's and its sub-graphs') ahead of
+        # the run's first event, off the run's start-up path; a failure shows in the run's
+        # `recording_errors`, like a lost event.
+        for version, document in versions:
+            writer.call_in_order(partial(store.save_workflow, dict(document), workflow_hash=version),
+                                 f"workflow version {version[:12]} not stored")
         self.hub.add_batch_sink(writer.append_many)  # one hand-off per batch
         return writer
 

@@ -13,7 +13,7 @@ workflow/global memory. Never writes secrets: it stores only what events and doc
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -136,15 +136,18 @@ class TraceStore:
                 conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, data))
         return version
 
-    def import_run(self, events: list[Event], doc: dict[str, Any], *, started_at: float) -> None:
-        """Add a whole finished run — its workflow version `doc` (stored under the run's workflow hash)
-        and every event — in one transaction. Raises `RunExistsError` when the store already has a run
-        with its id, `IncompleteWrite` when an event cannot be stored; then the store is unchanged."""
+    def import_run(self, events: list[Event], doc: dict[str, Any], *, started_at: float,
+                   versions: Mapping[str, dict[str, Any]] | None = None) -> None:
+        """Add a whole finished run — its workflow version `doc` (stored under the run's workflow hash),
+        the other workflow versions it ran (`versions`: hash → document, its sub-graphs') and every
+        event — in one transaction. Raises `RunExistsError` when the store already has a run with its
+        id, `IncompleteWrite` when an event cannot be stored; then the store is unchanged."""
         self._check_open()
         first = events[0]
         if not isinstance(first, RunStarted):
             raise ValueError("a run's events begin with RunStarted")
         data = encode_document(doc)
+        others = [(version, encode_document(document)) for version, document in (versions or {}).items()]
 
         def before(conn: Connection) -> None:
             if conn.execute(select(RUNS.c.pk).where(RUNS.c.id == first.run_id)).first() is not None:
@@ -153,6 +156,8 @@ class TraceStore:
             conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (first.workflow_id, first.workflow_name, first.workflow_hash,
                                                       now, now))
             conn.exec_driver_sql(_SAVE_VERSION_SQL, (first.workflow_hash, first.workflow_id, now, data))
+            for version, encoded in others:
+                conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, first.workflow_id, now, encoded))
 
         last = events[-1]
         ended = last.duration_s if isinstance(last, RunFinished) else last.ts

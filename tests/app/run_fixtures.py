@@ -85,6 +85,14 @@ async def run_to_end(window: MainWindow) -> str:
     return run_id
 
 
+async def run_then_open(window: MainWindow) -> str:
+    """`run_to_end`, then the run closed and opened again from the store, as a past run (playback's subject)."""
+    run_id = await run_to_end(window)
+    window.runs.close_run(run_id)
+    assert await window.runs.open_stored_run(run_id) == run_id
+    return run_id
+
+
 async def settle(seconds: float = 0.08) -> None:
     """Let the coalescing flush (30 ms) run."""
     await asyncio.sleep(seconds)

@@ -76,3 +76,20 @@ def test_check_refuses_unknown_runs_and_malformed_contracts(tmp_path: Path, caps
     err = capsys.readouterr().err
     assert 'contracts[0].max_cost: expected a number, not "cheap"' in err and "field contracts[0].max_cost" in err
     assert json.loads(bad.read_text())["contracts"][0]["max_cost"] == "cheap"  # the file is left as it was
+
+
+def test_run_and_check_report_a_sub_graph_file_s_own_contracts(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.graph.format import save_workflow
+    from tests.engine.replay.sub_graph_files import caller, write_sub_graph
+
+    db = tmp_path / "t.db"
+    write_sub_graph(tmp_path, {"kind": "max_calls", "max_calls": 1, "nodes": ["executor"]})
+    save_workflow(caller(), tmp_path / "caller.triadic.json")
+    assert main(["run", str(tmp_path / "caller.triadic.json"), "--db", str(db), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "contract FAIL  [sub-graph 'research'] At most 1 model calls (executor): at event" in out
+    assert main(["check", _last_run(db), "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  [sub-graph 'research'] At most 1 model calls (executor): at event" in out
+    assert "in its execution 1: model call 2 (by 'research/executor')" in out

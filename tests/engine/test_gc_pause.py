@@ -4,10 +4,21 @@ leaves it off when it was off before."""
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 
-from engine.gc_pause import gc_paused
+from engine.gc_pause import gc_paused, older_objects_set_aside, on_set_aside_end
+
+
+@pytest.fixture(autouse=True)
+def _automatic_collection() -> Iterator[None]:
+    """These tests are about a process whose automatic collector is on (the engine headless); the test
+    session runs with it off (tests/conftest.py): turn it on here and back off after."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    (gc.enable if was else gc.disable)()
 
 
 def test_collection_is_off_inside_and_restored_after() -> None:
@@ -31,8 +42,6 @@ def test_collection_is_off_inside_and_restored_after() -> None:
 
 
 def test_objects_set_aside_while_runs_go_on_come_back_when_the_last_ends() -> None:
-    from engine.gc_pause import older_objects_set_aside
-
     before = [[]]  # a container that exists before the runs start
     assert gc.get_freeze_count() == 0
     with older_objects_set_aside():
@@ -49,3 +58,16 @@ def test_objects_set_aside_while_runs_go_on_come_back_when_the_last_ends() -> No
     with pytest.raises(ValueError), older_objects_set_aside():
         raise ValueError("a run that fails")
     assert gc.get_freeze_count() == 0
+
+
+def test_a_process_with_a_set_aside_of_its_own_ends_the_runs_set_aside_its_own_way() -> None:
+    ended: list[int] = []
+    before = on_set_aside_end(lambda: ended.append(gc.get_freeze_count()))
+    try:
+        with older_objects_set_aside():
+            assert gc.get_freeze_count() > 0
+        assert len(ended) == 1 and ended[0] > 0  # its own ending ran, with the objects still set aside
+        assert gc.get_freeze_count() > 0  # and nothing unfroze them
+    finally:
+        on_set_aside_end(before)
+        gc.unfreeze()

@@ -4,7 +4,8 @@ Timeline, on a stored-run projection of 100,000 spans on 200 lanes (5,000 node e
 model calls each; see `synthetic_run.big_run`):
 - first picture: `set_projection` of the already-projected run → the first rendered frame (building
   the projection from the events is reported beside, it is shared by every dock);
-- full render: the whole run in view, the cached picture dropped before every frame (coverage mode),
+- full render: the whole run in view, the cached picture (and kept coverage strips) dropped before every
+  frame (coverage mode),
   and the same zoomed to ~2 % of the run (exact rectangles);
 - pan: drags of 12 px a frame at three zooms (whole run, 10 %, 1 %), each frame rendered;
 - wheel zoom: real wheel notches (120, ~20 % each) in and out at the view's centre, each frame rendered:
@@ -105,6 +106,7 @@ def bench_timeline() -> None:
 
     def fresh() -> None:
         panel.item._picture = None
+        panel.item.strip_source = None  # nor the coverage strips kept for a run that no longer changes
         render(panel, image)
 
     for label, fraction in (("whole_run", 1.0), ("2pct", 0.02)):

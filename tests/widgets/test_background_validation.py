@@ -107,3 +107,21 @@ def test_a_result_for_a_replaced_workflow_is_never_shown(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: panel.current, timeout=5000)
     qtbot.wait(50)
     assert panel.model.problems == [] and panel.background.dropped == 1
+
+
+def test_validations_run_on_one_thread_that_lives_on(qtbot: QtBot) -> None:
+    wf = generate_workflow(30, seed=5)
+    threads: list[threading.Thread] = []
+
+    def validate_here(copy: Workflow) -> list[Problem]:
+        threads.append(threading.current_thread())
+        return validate(copy)
+
+    background = BackgroundValidation(validate_here)
+    background.follow(wf)
+    for title in ("one", "two", "three"):
+        wf.set_title(next(iter(wf.nodes)), title)
+        background.request()
+        qtbot.waitUntil(lambda: not background.pending, timeout=5000)
+    assert len(threads) == 3 and len(set(threads)) == 1  # no thread started per request
+    assert threads[0] is not threading.main_thread() and threads[0].is_alive() and threads[0].daemon

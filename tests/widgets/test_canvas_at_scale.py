@@ -6,10 +6,11 @@ import time
 
 import pytest
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
+from PySide6.QtGui import QColor, QImage, QMouseEvent
 from PySide6.QtWidgets import QApplication
 
 from engine.graph.generate import generate_workflow
+from tests.widgets.canvas_render import render
 from widgets.canvas import CanvasScene, CanvasView, Minimap
 from widgets.canvas.overview import FAR_ZOOM, MAX_FAR_EDGES
 from widgets.canvas.scene import BSP_DEPTH
@@ -28,14 +29,6 @@ def big(qtbot):
     view.settle_now()
     assert view.zoom() < FAR_ZOOM
     return wf, scene, view
-
-
-def render(view: CanvasView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def gap_pixels(view: CanvasView, scene: CanvasScene, image: QImage) -> list[QColor]:

@@ -6,11 +6,12 @@ import time
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem
 
 from engine.graph.generate import generate_workflow
+from tests.widgets.canvas_render import render
 from widgets.canvas import CanvasScene, CanvasView, Minimap
 from widgets.canvas.minimap import PARTIAL_MS
 from widgets.canvas.theme import LOD_SIMPLE
@@ -25,14 +26,6 @@ def canvas(qtbot):
     view.resize(1000, 700)
     view.show()
     return wf, scene, view
-
-
-def render(view: CanvasView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def test_zoom_keys_and_limits(canvas):
@@ -54,6 +47,36 @@ def test_fit_shows_every_node(canvas):
     QTest.keyClick(view, Qt.Key.Key_F)
     visible = view.visible_scene_rect()
     assert all(visible.contains(item.sceneBoundingRect()) for item in scene.node_items.values())
+
+
+def test_fit_is_a_jump_painted_at_full_quality_at_once(canvas, qtbot):
+    _, scene, view = canvas
+    view.set_zoom(2.0)
+    qtbot.wait(10)
+    view.settle_now()
+    QTest.keyClick(view, Qt.Key.Key_F)
+    view.resize(900, 650)  # scroll bars coming or going scroll the view: no gesture either
+    qtbot.wait(10)
+    assert not scene.moving and not scene.zooming and not scene.paused.active
+    assert all(item.isVisible() for item in scene.node_items.values())
+
+
+def test_edits_redraw_only_the_minimap_area_of_the_nodes_they_touch(canvas, qtbot):
+    wf, scene, view = canvas
+    minimap = Minimap(view)
+    qtbot.addWidget(minimap)
+    minimap.show()
+    qtbot.wait(PARTIAL_MS * 3)
+    full, partial = minimap.picture.full_redraws, minimap.picture.partial_redraws
+    edge = next(iter(wf.edges.values()))
+    curve = scene.edge_items[edge.id].curve
+    wf.set_title(edge.source, "Renamed")  # the same box and ports: its edges stay as they are
+    assert scene.edge_items[edge.id].curve is curve
+    wf.remove_edge(edge.id)
+    wf.add_edge(edge)
+    qtbot.wait(PARTIAL_MS * 4)
+    assert minimap.picture.full_redraws == full and minimap.picture.partial_redraws > partial
+    assert edge.id in scene.edge_items
 
 
 def test_level_of_detail_switches_at_low_zoom(canvas):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem
 
 from engine.graph.generate import generate_workflow
 from engine.graph.model import Edge, Node, NodeUi, Workflow
+from tests.widgets.canvas_render import render
 from widgets.canvas import CanvasScene, CanvasView
 from widgets.canvas.edge_item import edge_style
 from widgets.canvas.grid import GRID
@@ -26,14 +27,6 @@ def canvas(qtbot):
     view.resize(900, 600)
     view.show()
     return scene, view
-
-
-def render(view: CanvasView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def colours(image: QImage, y: int) -> set[str]:

@@ -4,6 +4,7 @@ event" for a broken one, a live run told its contracts arrive at the end, and a 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from example_runs import feed_live
 from pytestqt.qtbot import QtBot
@@ -57,3 +58,56 @@ def test_a_run_without_contracts_says_so(qtbot: QtBot) -> None:
     assert panel.tree.topLevelItemCount() == 0 and "no trace contracts" in panel.summary.text()
     panel.set_projection(None)
     assert panel.summary.text() == "No run selected."
+
+
+def test_at_a_playback_moment_a_later_violation_is_not_shown_yet(qtbot: QtBot) -> None:
+    events = asyncio.run(run_events(with_contracts(example("triad"), *BROKEN_AND_KEPT)))
+    panel = ContractsPanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(project(events))  # the window shows a selected run whole before playback moves
+    end = {r.title: r.seq for r in panel.results}
+    first, second = sorted(s for s in end.values() if s is not None)
+    panel.clock_running = False
+
+    def states(moment: int) -> list[str]:
+        panel.set_projection(project(events, until_seq=moment))
+        return [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
+
+    assert states(first - 1) == ["so far", "so far", "so far"]
+    assert panel.summary.text() == (f"At event {first - 1}: all 3 contracts hold so far (whether they hold is "
+                                    "checked at the run's end).")
+    assert "checked at the run's end" in panel.tree.topLevelItem(0).text(3) and not panel.goto_button.isEnabled()
+    broken_first = "broken" if end["At most 3 model calls"] == first else "so far"
+    assert states(first)[0] == broken_first and panel.summary.text().startswith(f"At event {first}: 1 of 3")
+    assert panel.goto_button.isEnabled() and panel.selected_seq() == first
+    # playback steps forward: the cursor folds on and the panel re-reads the moment
+    projection = panel.projection
+    assert projection is not None
+    projection.apply_many([e for e in events if first < e.seq <= second])
+    panel.apply_changes(projection.take_changes())
+    assert [panel.tree.topLevelItem(i).text(0) for i in range(3)] == ["broken", "so far", "broken"]
+    panel.set_projection(project(events))  # back at the end: the run as checked
+    assert panel.summary.text() == "2 of 3 contracts broken, 1 hold."
+
+
+def test_a_moment_of_a_run_never_shown_whole_says_the_check_is_at_its_end(qtbot: QtBot) -> None:
+    events = asyncio.run(run_events(with_contracts(example("triad"), *BROKEN_AND_KEPT)))
+    panel = ContractsPanel()
+    qtbot.addWidget(panel)
+    panel.clock_running = False
+    panel.set_projection(project(events, until_seq=20))
+    assert panel.tree.topLevelItemCount() == 0
+    assert panel.summary.text() == "At event 20: the contracts are checked at the run's end."
+
+
+def test_a_sub_graph_s_contract_is_named_with_its_sub_graph(qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.engine.replay.sub_graph_files import record_caller, write_sub_graph
+
+    write_sub_graph(tmp_path, {"kind": "max_calls", "max_calls": 1, "nodes": ["executor"]})
+    run, _ = asyncio.run(record_caller(None, tmp_path))
+    panel = ContractsPanel()
+    qtbot.addWidget(panel)
+    panel.set_projection(project(list(run.hub.history)))
+    row = panel.tree.topLevelItem(0)
+    assert (row.text(0), row.text(1)) == ("broken", "sub-graph 'research': At most 1 model calls (executor)")
+    assert row.text(3).startswith("in its execution 1: model call 2 (by 'research/executor')")

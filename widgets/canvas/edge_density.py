@@ -32,6 +32,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 MAX_PIXELS = 4_000_000
 FAINTEST = 70  # opacity (of 255) of a pixel crossed by one edge
+_CHUNK = 1500  # lines sampled at once: the samples of all 15,000 lines at once took ~70–300 MB at peak
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="edge-density")
 
 Built = tuple[QImage, QRectF]  # the image and the scene area it covers
@@ -139,17 +140,20 @@ def _rasterise(lines: list[QLineF], scale: float, color: QColor) -> Built | None
     right, bottom = float(max(ends[:, 0].max(), ends[:, 2].max())), float(max(ends[:, 1].max(), ends[:, 3].max()))
     scale = min(scale, math.sqrt(MAX_PIXELS / max(1.0, (right - left) * (bottom - top))))
     width, height = int((right - left) * scale) + 2, int((bottom - top) * scale) + 2
-    x1, y1 = ((ends[:, 0] - left) * scale).astype(np.float32), ((ends[:, 1] - top) * scale).astype(np.float32)
-    dx = ((ends[:, 2] - left) * scale).astype(np.float32) - x1
-    dy = ((ends[:, 3] - top) * scale).astype(np.float32) - y1
-    steps = (np.maximum(np.abs(dx), np.abs(dy)) + 1).astype(np.int64)  # one sample per pixel
-    offsets = np.arange(int(steps.sum()), dtype=np.float32) - np.repeat(np.cumsum(steps) - steps, steps)
-    div = np.maximum(steps - 1, 1).astype(np.float32)
-    xs = (np.repeat(x1, steps) + np.repeat(dx / div, steps) * offsets).astype(np.int32)
-    ys = (np.repeat(y1, steps) + np.repeat(dy / div, steps) * offsets).astype(np.int32)
-    counts = np.bincount(ys * np.int32(width) + xs, minlength=width * height)[: width * height]
-    level = np.log1p(counts) / math.log1p(max(1, int(counts.max())))
-    alpha = np.where(counts > 0, FAINTEST + (255 - FAINTEST) * level, 0).astype(np.uint32)
+    counts = np.zeros(width * height, dtype=np.int64)
+    for start in range(0, len(ends), _CHUNK):  # the samples of a few thousand lines at a time: bounded memory
+        chunk = ends[start:start + _CHUNK]
+        x1, y1 = ((chunk[:, 0] - left) * scale).astype(np.float32), ((chunk[:, 1] - top) * scale).astype(np.float32)
+        dx = ((chunk[:, 2] - left) * scale).astype(np.float32) - x1
+        dy = ((chunk[:, 3] - top) * scale).astype(np.float32) - y1
+        steps = (np.maximum(np.abs(dx), np.abs(dy)) + 1).astype(np.int64)  # one sample per pixel
+        offsets = np.arange(int(steps.sum()), dtype=np.float32) - np.repeat(np.cumsum(steps) - steps, steps)
+        div = np.maximum(steps - 1, 1).astype(np.float32)
+        xs = (np.repeat(x1, steps) + np.repeat(dx / div, steps) * offsets).astype(np.int32)
+        ys = (np.repeat(y1, steps) + np.repeat(dy / div, steps) * offsets).astype(np.int32)
+        counts += np.bincount(ys * np.int32(width) + xs, minlength=width * height)[: width * height]
+    level = np.log1p(counts.astype(np.float32)) * np.float32((255 - FAINTEST) / math.log1p(max(1, int(counts.max()))))
+    alpha = np.where(counts > 0, level + np.float32(FAINTEST), np.float32(0)).astype(np.uint32)
     red, green, blue = color.red(), color.green(), color.blue()
     argb = (alpha << 24) | ((alpha * red // 255) << 16) | ((alpha * green // 255) << 8) | (alpha * blue // 255)
     pixels = np.ascontiguousarray(argb.reshape(height, width), dtype=np.uint32)

@@ -105,25 +105,34 @@ class NodeItem(QGraphicsRectItem):
         return f"{own}\n\n{self.run_note}" if self.run_note else own
 
     # -- geometry ----------------------------------------------------------------------------
+    def geometry(self) -> tuple[QRectF, QPointF, tuple[tuple[PortKey, tuple[float, float, str]], ...]]:
+        """What the node's edges depend on: its box, its place and its ports (positions and types)."""
+        return self.rect(), self.pos(), tuple(self._ports.items())
+
     def body_rect(self) -> QRectF:
         """The node box without the port discs sticking out (item coordinates)."""
         return self._rect
 
     def port_pos(self, name: str, output: bool) -> QPointF:
         """Local position of a port's centre (the middle of the side when the port is unknown)."""
+        x, y, _ = self.port_place(name, output)
+        return QPointF(x, y)
+
+    def port_place(self, name: str, output: bool) -> tuple[float, float, str]:
+        """Local x, y of a port's centre and its type, as plain numbers (edges ask for 30,000 at an open)."""
         known = self._ports.get((name, output))
         if known is not None:
-            return known[0]
+            return known
         x = self._rect.width() if output else 0.0
-        return QPointF(x, HEADER_HEIGHT / 2 if self.collapsed else self._rect.height() / 2)
+        return x, HEADER_HEIGHT / 2 if self.collapsed else self._rect.height() / 2, "any"
 
-    def _index_ports(self) -> dict[PortKey, tuple[QPointF, str]]:
-        index: dict[PortKey, tuple[QPointF, str]] = {}
+    def _index_ports(self) -> dict[PortKey, tuple[float, float, str]]:
+        index: dict[PortKey, tuple[float, float, str]] = {}
         for output, ports in ((False, self.inputs), (True, self.outputs)):
             x = self._rect.width() if output else 0.0
             for row, port in enumerate(ports):
                 y = HEADER_HEIGHT / 2 if self.collapsed else HEADER_HEIGHT + (row + 0.5) * PORT_ROW
-                index.setdefault((port.name, output), (QPointF(x, y), port.type))
+                index.setdefault((port.name, output), (x, y, port.type))
         return index
 
     def port_scene_pos(self, name: str, output: bool) -> QPointF:
@@ -139,8 +148,7 @@ class NodeItem(QGraphicsRectItem):
         return None
 
     def port_type(self, name: str, output: bool) -> str:
-        known = self._ports.get((name, output))
-        return known[1] if known else "any"
+        return self.port_place(name, output)[2]
 
     def set_highlight(self, ports: set[PortKey] | None) -> None:
         self.highlighted = ports

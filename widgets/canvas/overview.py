@@ -50,6 +50,8 @@ class OverviewPainter:
         self.scene = scene
         self.active = False
         self._boxes: dict[str, list[QRectF]] | None = None
+        self._entries: dict[NodeItem, tuple[str, QRectF]] = {}  # each node's box: colour name, scene rect
+        self._stale_nodes: set[NodeItem] | None = None  # entries to recompute (None: every one)
         self._lines: list[QLineF] = []
         self._live_nodes: list[NodeItem] = []  # dragged: drawn on top each frame, not in the batch
         self._live_edges: list[EdgeItem] = []
@@ -73,7 +75,8 @@ class OverviewPainter:
         """Give a new node item the current mode's flag (edge items never have contents)."""
         if self.active:
             item.setFlag(_NO_CONTENTS, True)
-        self.invalidate()
+        if not self.scene.building:  # a whole new workflow: `set_workflow` invalidates once at the end
+            self.invalidate()
 
     def invalidate(self, edges: bool = True) -> None:
         """Nodes or edges changed (`edges` False: only colours): rebuild at the next paint, and tell the
@@ -82,8 +85,19 @@ class OverviewPainter:
         self.invalidate_boxes()
         self.scene.contents_changed.emit()
 
-    def invalidate_boxes(self) -> None:
-        """Only the boxes changed (selection, colours): the edges' lines and density image stay."""
+    def invalidate_boxes(self, nodes: Iterable[NodeItem] | None = None) -> None:
+        """Boxes changed (selection, colours; `nodes`: only these nodes'): the edges' lines and density
+        image stay; only the named boxes are measured again at the next paint."""
+        if nodes is None:
+            self._stale_nodes = None
+        elif self._stale_nodes is not None:
+            self._stale_nodes.update(nodes)
+        self._boxes = None
+        self.cache.invalidate()
+
+    def edges_changed(self) -> None:
+        """Edges were added or removed: their lines (and density image) are rebuilt, the boxes stay."""
+        self._edges_stale = True
         self._boxes = None
         self.cache.invalidate()
 
@@ -98,7 +112,8 @@ class OverviewPainter:
         live = {item.node_id for item in self._live_nodes}
         if self._boxes is None or not live or not live.issuperset(node_ids):
             self._edges_stale = True  # not a drag: the scene tells its followers (`nodes_changed`)
-            self.invalidate_boxes()
+            items = self.scene.node_items
+            self.invalidate_boxes([items[i] for i in node_ids if i in items])
         elif self.active:
             self.scene.update(self._live_area.united(self._current_live_area()))
 
@@ -122,11 +137,20 @@ class OverviewPainter:
             self.density.invalidate()
             self._edges_stale = False
         self._live_nodes, self._live_edges = live_nodes, list(live_edges)
-        boxes: dict[str, list[QRectF]] = {}
-        for item in scene.node_items.values():
-            if item not in skip:
+        entries = self._entries
+        stale = self._stale_nodes
+        if stale is None:
+            entries.clear()
+            stale = set(scene.node_items.values())
+        for item in stale:
+            if item.scene() is scene:
                 key = selection if item.isSelected() else item.flat_color(theme).name()
-                boxes.setdefault(key, []).append(item.body_rect().translated(item.pos()))
+                entries[item] = (key, item.body_rect().translated(item.pos()))
+        self._stale_nodes = set()
+        boxes: dict[str, list[QRectF]] = {}
+        for item, (key, rect) in entries.items():
+            if item not in skip:
+                boxes.setdefault(key, []).append(rect)
         self.builds += 1
         return boxes
 

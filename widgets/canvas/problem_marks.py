@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 BADGE_RADIUS = 8.0
 _BADGE_FONT = QFont("DejaVu Sans", 7, QFont.Weight.Bold)
 _SYMBOL = {"error": "✖", "warning": "⚠"}
+_FEW = 200  # more marked or unmarked nodes than this at once: redraw the far-zoom boxes and minimap whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,21 +102,27 @@ class ProblemMarks:
         """Mark the items these problems point at and unmark the others (only changed items repaint)."""
         scene = self.scene
         nodes, edges = marks_by_item(problems)
-        changed = _apply(self.nodes, nodes, scene.node_items) | _apply(self.edges, edges, scene.edge_items)
+        changed_nodes = _apply(self.nodes, nodes, scene.node_items)
+        changed_edges = _apply(self.edges, edges, scene.edge_items)
         self.nodes, self.edges = nodes, edges
-        if changed:
+        if not changed_nodes and not changed_edges:
+            return
+        if len(changed_nodes) > _FEW:
             scene.overview.invalidate(edges=False)  # the far-zoom boxes (and the minimap) take the marks' colours
-            scene.edge_layer.cache.invalidate()  # the zoom picture holds node snapshots
-            if scene.overview.active:
-                scene.update()  # items paint nothing then: the overview is repainted instead
+        else:  # an edit's new or mended problems: only those boxes are measured and redrawn again
+            scene.overview.invalidate_boxes([scene.node_items[i] for i in changed_nodes])
+            scene.nodes_changed.emit(changed_nodes)
+        scene.edge_layer.cache.invalidate()  # the zoom picture holds node snapshots
+        if scene.overview.active:
+            scene.update()  # items paint nothing then: the overview is repainted instead
 
 
-def _apply(old: Mapping[str, ItemMark], new: Mapping[str, ItemMark], items: Mapping[str, Any]) -> bool:
-    """Give each item its new mark (None: unmarked) where it changed; whether any did."""
-    changed = False
+def _apply(old: Mapping[str, ItemMark], new: Mapping[str, ItemMark], items: Mapping[str, Any]) -> list[str]:
+    """Give each item its new mark (None: unmarked) where it changed; the ids of those that changed."""
+    changed = []
     for key in old.keys() | new.keys():
         item, mark = items.get(key), new.get(key)
         if item is not None and item.mark != mark:
             item.set_mark(mark)
-            changed = True
+            changed.append(key)
     return changed

@@ -175,7 +175,7 @@ class RunOverlay(QObject):
             item = items.get(node_id)
             if item is not None:
                 self.layer.update(decor_rect(item))
-        self.scene.overview.invalidate_boxes()  # the far-zoom boxes take the state colours
+        self.scene.overview.invalidate_boxes([items[i] for i in node_ids if i in items])  # they take the state colours
         if self.scene.overview.active:
             self.scene.update()
         self.scene.nodes_changed.emit(node_ids)  # the minimap redraws these boxes

@@ -23,7 +23,8 @@ Invariants:
 - validation marks come from outside (`marks.show(problems)`, connected to the problems model's
   `problems_changed`): the scene never validates; only items whose mark changed repaint;
 - followers of the picture (the minimap) hear `nodes_changed(ids)` when nodes move or change
-  (a drag: every step) and `contents_changed` for anything else; never `QGraphicsScene.changed`,
+  (a drag: every step), gain or lose an edge, or get or lose a validation mark, and
+  `contents_changed` for anything else; never `QGraphicsScene.changed`,
   which also fires for every repaint of a pan or zoom.
 """
 
@@ -63,8 +64,8 @@ BSP_DEPTH = 6
 class CanvasScene(SceneMotionMixin, QGraphicsScene):
     theme_changed = Signal()
     workflow_replaced = Signal()
-    contents_changed = Signal()  # nodes or edges added, removed or recoloured (followers redraw all)
-    nodes_changed = Signal(list)  # these nodes moved or changed, with their edges (followers redraw them)
+    contents_changed = Signal()  # nodes added or removed, many recoloured (followers redraw all)
+    nodes_changed = Signal(list)  # these nodes moved or changed, or gained or lost an edge (followers redraw them)
 
     def __init__(self, workflow: Workflow, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -82,7 +83,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._edges_of: dict[str, set[EdgeItem]] = {}
         self._content: QRectF | None = None  # content_rect, measured lazily
         self.signals: WorkflowSignals | None = None
-        self._building = False
+        self.building = False
         self.overview = OverviewPainter(self)
         self.selectionChanged.connect(self.overview.invalidate_boxes)
         self.selectionChanged.connect(self._on_selection_changed)
@@ -112,14 +113,14 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.edge_layer = EdgeLayer()
         self.addItem(self.edge_layer)
         self.workflow = workflow
-        self._building = True
+        self.building = True
         with gc_paused():  # thousands of items at once: no collector passes over everything meanwhile
             for node_id in workflow.nodes:
                 self._on_node_added(node_id)
             for edge_id in workflow.edges:
                 self._on_edge_added(edge_id)
             self._on_ui_changed("comments")
-        self._building = False
+        self.building = False
         self.setSceneRect(self.content_rect().adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN))
         self.overview.invalidate()
         signals = WorkflowSignals(workflow, self)
@@ -193,7 +194,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._on_ui_changed("comments")
 
     def grow_to(self, rect: QRectF) -> None:
-        if not self._building and not self.sceneRect().contains(rect):
+        if not self.building and not self.sceneRect().contains(rect):
             self.setSceneRect(self.sceneRect().united(rect.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)))
 
     def repaint_edge_area(self, rect: QRectF) -> None:
@@ -234,8 +235,15 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         item = self.node_items.get(node_id)
         if item is None:
             return
+        before = item.geometry()
         item.refresh()
-        self.update_edges([node_id])
+        if item.geometry() != before:
+            self.update_edges([node_id])
+            return
+        # the same box, ports and place (a rename, a parameter, a colour): its edges and their overview
+        # lines stay; only the node's overview box is redrawn (its colour may have changed)
+        self.overview.invalidate_boxes([item])
+        self.nodes_changed.emit([node_id])
 
     def _on_node_moved(self, node_id: str) -> None:
         item = self.node_items.get(node_id)
@@ -254,13 +262,13 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         if source is None or target is None:
             return
         item = EdgeItem(edge, source, target)
-        self.overview.adopt(item)
         self.edge_items[edge_id] = item
         self._edges_of.setdefault(edge.source, set()).add(item)
         self._edges_of.setdefault(edge.target, set()).add(item)
         self.addItem(item)
-        if not self._building:  # a new scene repaints whole (the EdgeLayer covers it all)
+        if not self.building:  # a new scene repaints whole (the EdgeLayer covers it all)
             item.repaint()
+            self._edges_changed(edge.source, edge.target)
 
     def _on_edge_removed(self, edge_id: str) -> None:
         item = self.edge_items.pop(edge_id, None)
@@ -270,7 +278,15 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
             self._edges_of.get(node_id, set()).discard(item)
         item.repaint()
         self.removeItem(item)
-        self.overview.invalidate()
+        self._edges_changed(item.edge.source, item.edge.target)
+
+    def _edges_changed(self, *node_ids: str) -> None:
+        """An edge between these nodes came or went: the overview's lines and the area around the two
+        nodes (where the edge runs) are redrawn, not the whole picture."""
+        self.overview.edges_changed()
+        if self.overview.active:
+            self.update()
+        self.nodes_changed.emit([i for i in node_ids if i in self.node_items])
 
     def _on_ui_changed(self, key: str) -> None:
         if key != "comments":

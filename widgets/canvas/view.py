@@ -10,7 +10,9 @@ Invariants:
   antialiasing, drawn from cached pictures; `zooming` while the zoom changes) until the gesture
   is over — `SETTLE_MS` without input *and* without a frame (a slow frame never ends a gesture
   whose next input is still queued behind it) — then it is redrawn smooth; a click or a selection first brings the view to
-  rest (`settle_now`), so hit tests always see every item.
+  rest (`settle_now`), so hit tests always see every item;
+- fit (F) is a jump, not a gesture: the view comes to rest and is painted at full quality at once
+  (pausing 20,000 items for a single frame and showing them again cost more than it saved).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.fork_handler: Callable[[str], object] | None = None  # a past run shown: "Fork from here…"
         self._fast = False
         self._scaling = False
+        self._jumping = False  # a jump (fit) moves the view without starting a gesture
         self._canvas_scene = scene  # keeps the scene alive as long as the view
         self._quiet_since = 0.0  # monotonic time of the last input or frame of a gesture
         self._settle = QTimer(self)
@@ -137,8 +140,9 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._scaling = False
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self._update_hints()
-        self.canvas_scene().set_zooming()
-        self._note_motion()
+        if not self._jumping:
+            self.canvas_scene().set_zooming()
+            self._note_motion()
         self.viewport_changed.emit()
 
     def zoom_in(self) -> None:
@@ -151,9 +155,14 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.set_zoom(1.0)
 
     def fit_to_view(self) -> None:
+        self.settle_now()
         rect = self.canvas_scene().content_rect().adjusted(-40, -40, 40, 40)
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        self.set_zoom(min(self.zoom(), 1.5))
+        self._jumping = True
+        try:
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            self.set_zoom(min(self.zoom(), 1.5))
+        finally:
+            self._jumping = False
 
     def center_on_node(self, node_id: str) -> None:
         item = self.canvas_scene().node_items.get(node_id)
@@ -193,6 +202,8 @@ class CanvasView(ViewInputMixin, QGraphicsView):
 
     def _note_motion(self) -> None:
         """The view moved: paint cheaply until it has been still for `SETTLE_MS`."""
+        if self._jumping:
+            return
         self.canvas_scene().set_moving(True)
         self._quiet_since = time.monotonic()
         self._settle.start(SETTLE_MS)
@@ -217,7 +228,11 @@ class CanvasView(ViewInputMixin, QGraphicsView):
             self.canvas_scene().set_moving(False)
 
     def resizeEvent(self, event: object) -> None:
-        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._jumping = True  # the scroll that keeps the view in place (scroll bars came or went) is no gesture
+        try:
+            super().resizeEvent(event)  # type: ignore[arg-type]
+        finally:
+            self._jumping = False
         self.viewport_changed.emit()
 
     # -- hit tests ---------------------------------------------------------------------------

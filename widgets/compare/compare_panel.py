@@ -34,9 +34,12 @@ if TYPE_CHECKING:
 NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-def _delta(d: NodeDelta) -> str:
-    duration = "" if d.duration_s is None else f", {d.duration_s:+.2f} s"
-    return f"{d.tokens:+d} tokens, {d.cost_usd:+.4f} $" + duration
+def delta_text(d: NodeDelta) -> str:
+    """B − A as "+120 tokens, −$0.000350, +1.25 s" (`engine.compare.delta_text`)."""
+    from engine.compare.delta_text import signed, signed_cost  # its package loads the store: not at start-up
+
+    duration = "" if d.duration_s is None else f", {signed(d.duration_s, 2)} s"
+    return f"{signed(d.tokens)} tokens, {signed_cost(d.cost_usd, prefix='$')}" + duration
 
 
 class ComparePanel(QWidget):
@@ -90,7 +93,7 @@ class ComparePanel(QWidget):
         a, b = diff.run_a[:8], diff.run_b[:8]
         t = diff.totals
         lines = [f"<b>A</b> {a} ({diff.status[0]}) &nbsp;vs&nbsp; <b>B</b> {b} ({diff.status[1]}): "
-                 + ("<b>no difference</b>" if diff.same else f"B − A: {_delta(t)}")]
+                 + ("<b>no difference</b>" if diff.same else f"B − A: {delta_text(t)}")]
         d = diff.first_divergence
         if d is not None:
             seq = d.seq_a if d.seq_a is not None else d.seq_b
@@ -119,7 +122,7 @@ class ComparePanel(QWidget):
             item = QListWidgetItem(label)
             item.setData(NODE_ROLE, node)
             if node in deltas:
-                item.setToolTip(f"B − A: {_delta(deltas[node])}")
+                item.setToolTip(f"B − A: {delta_text(deltas[node])}")
             self.nodes.addItem(item)
         self.left.clear()
         self.right.clear()

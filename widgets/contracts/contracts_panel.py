@@ -1,14 +1,22 @@
 """`ContractsPanel`: the Contracts dock — how the selected run fared against its workflow's trace contracts.
 
-One row per contract, as the run's `ContractsChecked` event recorded it: holds / broken, what it
-asserts, the first violating event (seq) and why. A broken contract's "Go to event" (the button, a
-double-click or Enter on its row) emits `event_requested(seq)`: the window selects that event in the
-Events dock and its span in the Trace (`RunViews.show_event`). The line above says how many hold,
-or that the run is still going (contracts are checked as it ends), or that it had none.
+One row per contract, as the run's `ContractsChecked` event recorded it (those of a sub-graph's own
+file named with their sub-graph): holds / broken, what it asserts, the first violating event (seq)
+and why. A broken contract's "Go to event" (the button, a double-click or Enter on its row) emits
+`event_requested(seq)`: the window selects that event in the Events dock and its span in the Trace
+(`RunViews.show_event`). The line above says how many hold, or that the run is still going (contracts
+are checked as it ends), or that it had none.
 
-Invariants: reads only `projection.contracts` (the projection's fold of the event); the rows are
-rebuilt only when the projection changes or `changes.contracts` says the check arrived; a few rows,
-so a plain tree widget. The node filter does not apply: a contract is about the whole run.
+At a playback moment (a projection of a finished run stopped before its end: `clock_running` False)
+the rows are the verdicts as of that moment (`contract_rows.rows_at`): a contract first broken after it
+is not shown broken yet, and what only the end can tell is said to be checked there. The end's
+results come from the last whole projection of that run the panel was given — `RunViews` shows a run
+whole when it is selected, before any playback move.
+
+Invariants: reads only `projection.contracts` (the projection's fold of the event) and `last_seq`; the
+rows are rebuilt only when the projection changes, `changes.contracts` says the check arrived, or a
+playback moment moved; a few rows, so a plain tree widget. The node filter does not apply: a contract
+is about the whole run.
 """
 
 from __future__ import annotations
@@ -26,11 +34,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.contracts import ContractResult, results_from_event
-from engine.projection import ProjectionChanges
+from engine.projection import ProjectionChanges, RunProjection
+from widgets.contracts.contract_rows import BROKEN, HOLDS, SO_FAR, ContractRow, rows_at, summary_at
 from widgets.run_panel import RunPanel
 
-_HOLDS, _BROKEN = "holds", "broken"
-_COLOURS = {_HOLDS: "#2e7d32", _BROKEN: "#c62828"}
+_COLOURS = {HOLDS: "#2e7d32", BROKEN: "#c62828", SO_FAR: "#616161"}
 SEQ_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -58,6 +66,9 @@ class ContractsPanel(RunPanel):
         layout.addLayout(bar)
         layout.addWidget(self.tree, 1)
         self.results: list[ContractResult] = []
+        self.rows: list[ContractRow] = []
+        self.moment: int | None = None  # the seq a playback shows (None: the run's end, or live)
+        self._end: tuple[str, list[ContractResult]] = ("", [])  # the last finished run shown: its results
         self.goto_button.clicked.connect(self.go_to_selected)
         self.tree.itemActivated.connect(lambda _item, _column: self.go_to_selected())
         self.tree.currentItemChanged.connect(lambda _now, _before: self._sync_button())
@@ -66,18 +77,35 @@ class ContractsPanel(RunPanel):
     def rebuild(self) -> None:
         p = self.projection
         checked = p.contracts if p is not None else None
-        self.results = results_from_event(checked) if checked is not None else []
+        if p is not None and checked is not None and p.finished:
+            self._end = (p.run_id, results_from_event(checked))
+        self.moment = self._moment_of(p)
+        if checked is not None:
+            self.results = results_from_event(checked)
+        elif self.moment is not None:
+            self.results = self._end[1]
+        else:
+            self.results = []
+        keep = self.tree.indexOfTopLevelItem(self.tree.currentItem()) if self.tree.currentItem() else -1
         self.tree.clear()
-        for result in self.results:
-            self.tree.addTopLevelItem(self._item(result))
+        self.rows = rows_at(self.results, self.moment)
+        for row in self.rows:
+            self.tree.addTopLevelItem(self._item(row))
         self.summary.setText(self._summary())
-        first_broken = next((i for i, r in enumerate(self.results) if not r.passed), None)
-        if first_broken is not None:
-            self.tree.setCurrentItem(self.tree.topLevelItem(first_broken))
+        first_broken = next((i for i, r in enumerate(self.rows) if r.state == BROKEN), None)
+        chosen = keep if 0 <= keep < len(self.rows) and self.moment is not None else first_broken
+        if chosen is not None:
+            self.tree.setCurrentItem(self.tree.topLevelItem(chosen))
         self._sync_button()
 
+    def _moment_of(self, p: RunProjection | None) -> int | None:
+        """The seq a playback shows, when `p` is a finished run stopped before its end; None otherwise."""
+        if p is None or self.clock_running or p.finished:
+            return None
+        return p.last_seq if p.contracts is not None or self._end[0] == p.run_id else None
+
     def update_from(self, changes: ProjectionChanges) -> None:
-        if changes.contracts or (changes.run and not self.results):
+        if changes.contracts or (changes.run and not self.results) or self.moment is not None:
             self.rebuild()
 
     def set_node_filter(self, node_id: str | None) -> None:
@@ -98,26 +126,23 @@ class ContractsPanel(RunPanel):
         self.goto_button.setEnabled(self.selected_seq() is not None)
 
     # -- rows -------------------------------------------------------------------------------------------
-    def _item(self, result: ContractResult) -> QTreeWidgetItem:
-        state = _HOLDS if result.passed else _BROKEN
-        seq = "" if result.seq is None else str(result.seq)
-        item = QTreeWidgetItem([state, result.title, seq, result.reason])
-        item.setForeground(0, QBrush(QColor(_COLOURS[state])))
-        item.setData(0, SEQ_ROLE, result.seq)
-        item.setToolTip(1, f"{result.kind}: {result.contract}")
-        item.setToolTip(3, result.reason)
+    def _item(self, row: ContractRow) -> QTreeWidgetItem:
+        seq = "" if row.seq is None else str(row.seq)
+        item = QTreeWidgetItem([row.state, row.title, seq, row.why])
+        item.setForeground(0, QBrush(QColor(_COLOURS[row.state])))
+        item.setData(0, SEQ_ROLE, row.seq)
+        item.setToolTip(1, f"{row.result.kind}: {row.result.contract}")
+        item.setToolTip(3, row.why)
         return item
 
     def _summary(self) -> str:
         p = self.projection
         if p is None:
             return "No run selected."
-        if not self.results:
-            if not p.finished:
+        if not self.rows:
+            if not p.finished and self.clock_running:
                 return "The run is going on: its contracts are checked as it ends."
+            if not p.finished:
+                return f"At event {p.last_seq}: the contracts are checked at the run's end."
             return "This run checked no trace contracts (its workflow had none when it ran)."
-        broken = sum(not r.passed for r in self.results)
-        held = len(self.results) - broken
-        if broken:
-            return f"{broken} of {len(self.results)} contracts broken, {held} hold."
-        return f"All {held} contracts hold."
+        return summary_at(self.rows, self.moment)

@@ -6,6 +6,10 @@ Gauges: tokens, cost, deadline (elapsed as the deadline counts it vs `deadline_s
 restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
 on the plots. A cost the gateway could not price says "price unknown", never "$0".
 
+What it shows is a `CostView` (`usage_series`): built here for a live run, and off the GUI thread by
+`prepare` for a stored run or a playback moment, so a re-show swaps data into the existing curves and
+tables; the plots' axes keep the run's frame (`UsagePlot.fit`), so a move back does not rescale them.
+
 Invariants: reads the projection only; the plots redraw at most once per flush and, while the run is
 live, at most every `PLOT_INTERVAL_MS` (a timer draws the last state); gauges and tables follow every
 flush that changed usage; tables grow by batched inserts, never a reset on a live batch.
@@ -15,17 +19,21 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.cost.budget_gauge import BudgetGauge
-from widgets.cost.usage_models import ModelUsageModel, NodeUsageModel, cost_text, model_rows, node_rows
+from widgets.cost.usage_models import ModelUsageModel, NodeUsageModel, cost_text
 from widgets.cost.usage_plots import UsagePlot
+from widgets.cost.usage_series import CostView, cost_view, node_series
 from widgets.run_panel import RunPanel
 
 ROW_HEIGHT = 22
 PLOT_INTERVAL_MS = 200  # live plots redraw at most this often (the tables and gauges every flush)
+
+
 def _seconds(value: float) -> str:
     return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
 
@@ -90,13 +98,13 @@ class CostPanel(RunPanel):
         self.rebuild()
 
     # -- RunPanel ---------------------------------------------------------------------------------
+    @staticmethod
+    def prepare(projection: RunProjection) -> CostView:
+        """What the dock shows of `projection` without the node filter, built off the GUI thread (Qt-free)."""
+        return cost_view(projection)
+
     def rebuild(self) -> None:
-        self.node_model.beginResetModel()
-        self.node_model.rows = []
-        self.node_model.endResetModel()
-        self.model_model.beginResetModel()
-        self.model_model.rows = []
-        self.model_model.endResetModel()
+        """Show the projection from scratch: rows of the same names as shown are swapped in (`_UsageModel.show`)."""
         self._show(tables=True, plots=True)
 
     def update_from(self, changes: ProjectionChanges) -> None:
@@ -120,21 +128,27 @@ class CostPanel(RunPanel):
         if p is None:
             for gauge in self.gauges.values():
                 gauge.set_value(0, None, "—", "")
-            self.cost_plot.show_series([], [], 0.0, None, "${:.4f}")
-            self.tokens_plot.show_series([], [], 0.0, None, "{:,.0f}")
-            self.cost_plot.show_node([], [], 0.0)
-            self.tokens_plot.show_node([], [], 0.0)
+            empty = (np.empty(0), np.empty(0))
+            for plot, fmt in ((self.cost_plot, "${:.4f}"), (self.tokens_plot, "{:,.0f}")):
+                plot.show_series(empty, None, fmt)
+                plot.show_node(empty)
+                plot.fit(None, empty)
+            self.node_model.show([])
+            self.model_model.show([])
             self.total.setText("No run")
             return
         self._show_gauges(p)
+        prepared = self.take_prepared()
+        view = prepared if isinstance(prepared, CostView) and self.node_filter is None and prepared.fits(p) \
+            else cost_view(p, self.node_filter, lines=plots)
         if tables:
             self.node_model.bold = self.node_filter
-            self.node_model.show(node_rows(p, self.node_filter), changed)
-            self.model_model.show(model_rows(p, self.node_filter), None)
-            self.total.setText(self._total_text(p))
+            self.node_model.show(view.node_rows, changed)
+            self.model_model.show(view.model_rows, None)
+            self.total.setText(view.total)
         if plots:
             self.plot_timer.stop()
-            self._show_plots(p)
+            self._show_plots(p, view)
             self._plotted_at = time.monotonic()
 
     def _show_gauges(self, p: RunProjection) -> None:
@@ -155,34 +169,17 @@ class CostPanel(RunPanel):
                                             f"{lim('deadline_s', 0):.0f} s")
         self.gauges["model_calls"].set_value(calls, lim("model_calls"), f"{calls:,}", f"{lim('model_calls', 0):.0f}")
 
-    def _show_plots(self, p: RunProjection) -> None:
+    def _show_plots(self, p: RunProjection, view: CostView) -> None:
+        assert view.cost is not None and view.tokens is not None  # built with its lines (`_show`'s `plots`)
         limits = p.limits()
-        now = p.duration_s if p.finished and p.duration_s else p.elapsed_s
-        usage = p.usage
-        self.cost_plot.show_series(usage.ts, usage.cost_usd, now, limits.get("cost_usd"), "${:.4f}")
-        self.tokens_plot.show_series(usage.ts, [float(t) for t in usage.tokens], now, limits.get("tokens"), "{:,.0f}")
-        ts: list[float] = []
-        costs: list[float] = []
-        tokens: list[float] = []
-        if self.node_filter is not None:
-            f = self.node_filter
-            calls = sorted((c for c in p.calls.values() if c.kind == "llm" and c.finished and c.ended_ts is not None
-                            and (c.node_id == f or c.node_id.startswith(f + "/"))), key=lambda c: c.seq)
-            for c in calls:
-                ts.append(c.ended_ts or 0.0)
-                costs.append((costs[-1] if costs else 0.0) + c.cost_usd)
-                tokens.append((tokens[-1] if tokens else 0.0) + c.tokens_in + c.tokens_out)
-        self.cost_plot.show_node(ts, costs, now)
-        self.tokens_plot.show_node(ts, tokens, now)
+        self.cost_plot.show_series(view.cost, limits.get("cost_usd"), "${:.4f}")
+        self.tokens_plot.show_series(view.tokens, limits.get("tokens"), "{:,.0f}")
+        empty = (np.empty(0), np.empty(0))
+        cost, tokens = node_series(p, self.node_filter, view.now) if self.node_filter is not None else (empty, empty)
+        for plot, steps, node in ((self.cost_plot, view.cost, cost), (self.tokens_plot, view.tokens, tokens)):
+            plot.show_node(node)
+            plot.fit(p.run_id, steps)
         self.redraws += 1
-
-    def _total_text(self, p: RunProjection) -> str:
-        rows = model_rows(p, self.node_filter)
-        calls = sum(r.calls for r in rows)
-        t_in, t_out = sum(r.tokens_in for r in rows), sum(r.tokens_out for r in rows)
-        cost = cost_text(sum(r.cost_usd for r in rows), sum(r.unpriced_calls for r in rows)) if calls else "—"
-        scope = f"Node {self.node_filter}" if self.node_filter else "Run"
-        return f"{scope}: {calls:,} model calls · {t_in:,} tokens in · {t_out:,} out · {cost}"
 
     def _apply_theme(self) -> None:
         pal = self.palette()
@@ -198,7 +195,7 @@ class CostPanel(RunPanel):
 
     def _on_plot_timer_timeout(self) -> None:
         if self.projection is not None:
-            self._show_plots(self.projection)
+            self._show_plots(self.projection, cost_view(self.projection, self.node_filter))
             self._plotted_at = time.monotonic()
 
     def _on_node_table_activated(self, index: object) -> None:

@@ -3,7 +3,8 @@
 Columns: name, calls, tokens in, tokens out, cost. A cost the gateway could not price reads "price
 unknown" (or "≥ $x · n unpriced" when part of it is known), never "$0". Rows only ever grow: new
 nodes / models are inserted in one batch per refresh (beginInsertRows once), changed rows emit one
-dataChanged; `data()` reads the row object it holds (no lookups).
+dataChanged (the same rows of another projection — playback — are swapped in, not reset); `data()`
+reads the row object it holds (no lookups).
 
 Invariant: the rows are the projection's own `NodeRow` / `ModelUsage` objects (or, filtered to one
 node, `ModelUsage` rows summed from that node's calls), read only.
@@ -82,19 +83,30 @@ class _UsageModel(QAbstractTableModel):
         return None
 
     def show(self, rows: list[Any], changed: set[str] | None = None) -> None:
-        """Show `rows`: the first `rowCount()` are the rows already shown (same order), the rest are new."""
+        """Show `rows`: the first `rowCount()` are the rows already shown (same order) — the same objects, or
+        rows of the same names (the run at another moment: swapped in place, the view keeps its scroll and
+        selection) — the rest are new; anything else resets the model."""
         have = len(self.rows)
-        if len(rows) < have or any(a is not b for a, b in zip(self.rows, rows, strict=False)):
-            self.beginResetModel()
-            self.rows = list(rows)
-            self.endResetModel()
+        if len(rows) < have:
+            self._reset(rows)
             return
+        if any(a is not b for a, b in zip(self.rows, rows, strict=False)):
+            if any(self.key(a) != self.key(b) for a, b in zip(self.rows, rows, strict=False)):
+                self._reset(rows)
+                return
+            self.rows[:have] = rows[:have]
+            changed = None
         if have and (changed is None or changed):
             self.dataChanged.emit(self.index(0, 0), self.index(have - 1, len(HEADERS) - 1))
         if len(rows) > have:
             self.beginInsertRows(QModelIndex(), have, len(rows) - 1)
             self.rows.extend(rows[have:])
             self.endInsertRows()
+
+    def _reset(self, rows: list[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
 
 
 class NodeUsageModel(_UsageModel):

@@ -3,12 +3,17 @@ pause, the speed, steps to the previous / next event, span and verdict, start / 
 (time and seq) and, for a live run, "live" or a "Back to live" button.
 
 Every control is a `QAction` with a shortcut (window-wide while the bar shows): Alt+←/→ event,
-Alt+Shift+←/→ span, Alt+PgUp/PgDown verdict, Alt+Home / Alt+End, Ctrl+Space play / pause.
-It only emits intents (`seek_requested`, `step_requested`, `play_requested`, `speed_changed`,
-`start_requested`, `end_requested`) and shows what it is told (`show_position`, `show_state`).
+Alt+Shift+←/→ span, Alt+PgUp/PgDown verdict, Alt+Home / Alt+End, Ctrl+Space play / pause; "By event"
+(Alt+Shift+E) switches the track's scale from time to the events' numbers and back (`scale_changed`).
+It only emits intents (`seek_requested` in seconds, `seek_event_requested` by event number,
+`step_requested`, `play_requested`, `speed_changed`, `start_requested`, `end_requested`) and shows what
+it is told (`show_run`, `show_position`, `show_state`, `set_by_event`): it keeps both scales of the run
+shown, so switching redraws the track at once.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -35,6 +40,8 @@ _STEPS = [
 
 class PlaybackBar(QWidget):
     seek_requested = Signal(float)  # seconds from the run's start
+    seek_event_requested = Signal(int)  # the event (seq) to show: the track scaled by event
+    scale_changed = Signal(bool)  # True: the track is scaled by event
     step_requested = Signal(str, int)  # "event" | "span" | "verdict" | …, -1 / +1
     play_requested = Signal()  # toggle play / pause
     speed_changed = Signal(float)  # × the recorded pace; 0: as fast as possible
@@ -45,7 +52,10 @@ class PlaybackBar(QWidget):
         super().__init__(parent)
         self.setObjectName("playback_bar")
         self.track = ScrubTrack(self)
-        self.track.seek_requested.connect(self.seek_requested)
+        self.track.seek_requested.connect(self._on_track_seek)
+        self.by_event = False
+        self._run: tuple[float, int, Mapping[str, Sequence[float]], Mapping[str, Sequence[int]]] = (0.0, 0, {}, {})
+        self._at: tuple[int, float] = (0, 0.0)  # the seq and the time shown
         self.actions_by_name: dict[str, QAction] = {}
         self.play_action = self._action("play", "Play", "Play the run at the chosen speed (Ctrl+Space)", "Ctrl+Space")
         self.play_action.triggered.connect(self.play_requested)
@@ -82,6 +92,12 @@ class PlaybackBar(QWidget):
                 layout.addWidget(self._button(self.play_action))
             layout.addWidget(self._button(action))
         layout.addWidget(self.speed)
+        self.by_event_action = self._action(
+            "by_event", "By event", "Scale the track by event, each the same width, instead of by time: events "
+            "that came close together spread out to be dragged through (Alt+Shift+E)", "Alt+Shift+E")
+        self.by_event_action.setCheckable(True)
+        self.by_event_action.toggled.connect(self._on_scale_toggled)
+        layout.addWidget(self._button(self.by_event_action))
         layout.addWidget(self.track, 1)
         layout.addWidget(self.position)
         layout.addWidget(self.live_label)
@@ -104,9 +120,41 @@ class PlaybackBar(QWidget):
         button.setAutoRaise(True)
         return button
 
+    # -- the track's scale -------------------------------------------------------------------------
+    def set_by_event(self, on: bool) -> None:
+        """Scale the track by event (True) or by time; `scale_changed` follows a change."""
+        self.by_event_action.setChecked(on)
+
+    def _on_scale_toggled(self, on: bool) -> None:
+        if on != self.by_event:
+            self.by_event = on
+            self._draw_run()
+            self.scale_changed.emit(on)
+
+    def _on_track_seek(self, value: float) -> None:
+        if self.by_event:
+            self.seek_event_requested.emit(round(value))
+        else:
+            self.seek_requested.emit(value)
+
+    def _draw_run(self) -> None:
+        end_seconds, end_seq, times, seqs = self._run
+        if self.by_event:
+            self.track.set_run(float(end_seq), seqs)
+        else:
+            self.track.set_run(end_seconds, times)
+        self.track.set_position(self._at[0] if self.by_event else self._at[1])
+
     # -- shown -----------------------------------------------------------------------------------
+    def show_run(self, end_seconds: float, end_seq: int, times: Mapping[str, Sequence[float]],
+                 seqs: Mapping[str, Sequence[int]]) -> None:
+        """The run's extent on both scales and its marks on each (by kind: times, and event numbers)."""
+        self._run = (end_seconds, end_seq, times, seqs)
+        self._draw_run()
+
     def show_position(self, seq: int, end_seq: int, seconds: float, end_seconds: float) -> None:
-        self.track.set_position(seconds)
+        self._at = (seq, seconds)
+        self.track.set_position(seq if self.by_event else seconds)
         self.position.setText(f"{clock_text(seconds)} / {clock_text(end_seconds)} · event {seq:,} of {end_seq:,}")
 
     def show_state(self, *, playing: bool, live_run: bool, following: bool) -> None:

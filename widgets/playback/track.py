@@ -1,10 +1,12 @@
-"""`ScrubTrack`: a run's duration as a horizontal track — its marks (spans starting, verdicts, errors,
-human answers) as ticks, the moment shown as a handle; pressing or dragging on it asks to show that moment.
+"""`ScrubTrack`: a run as a horizontal track — its marks (spans starting, verdicts, errors, human answers)
+as ticks, the moment shown as a handle; pressing or dragging on it asks to show that moment.
 
-It knows times only (seconds from the run's start); which event a time is, is the controller's business.
-Marks are drawn one tick per pixel column per kind (a 5,000-span run costs what its width costs) into a
-cached image, rebuilt only when the marks, the duration or the size change; a move repaints the handle.
-Signals: `seek_requested(seconds)` on press and on every drag move (the controller coalesces them).
+It knows one scale from 0 to `extent`, given by its bar: seconds from the run's start (by time), or the
+events' numbers (by event: each event the same width, so a burst of events in one instant spreads out
+and can be dragged through); which event a value is, is the controller's business. Marks are drawn one
+tick per pixel column per kind (a 5,000-span run costs what its width costs) into a cached image,
+rebuilt only when the marks, the extent or the size change; a move repaints the handle.
+Signals: `seek_requested(value)` on press and on every drag move (the controller coalesces them).
 """
 
 from __future__ import annotations
@@ -35,29 +37,29 @@ class ScrubTrack(QWidget):
         self.setMinimumWidth(240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.duration = 0.0
+        self.extent = 0.0  # the scale's end: the run's duration (s), or its last event's number
         self.position = 0.0
         self.marks: Mapping[str, Sequence[float]] = {}
         self._image: QImage | None = None
 
-    def set_run(self, duration: float, marks: Mapping[str, Sequence[float]]) -> None:
-        """The run's duration (s) and its marks' times by kind; the ticks are redrawn on the next paint."""
-        self.duration, self.marks, self._image = max(0.0, duration), marks, None
+    def set_run(self, extent: float, marks: Mapping[str, Sequence[float]]) -> None:
+        """The scale's end and the marks' values on it by kind; the ticks are redrawn on the next paint."""
+        self.extent, self.marks, self._image = max(0.0, extent), marks, None
         self.update()
 
-    def set_position(self, seconds: float) -> None:
-        if seconds != self.position:
-            self.position = seconds
+    def set_position(self, value: float) -> None:
+        if value != self.position:
+            self.position = value
             self.update()
 
     # -- geometry --------------------------------------------------------------------------------
-    def x_of(self, seconds: float) -> float:
+    def x_of(self, value: float) -> float:
         width = max(1, self.width() - 2 * MARGIN)
-        return MARGIN + (seconds / self.duration * width if self.duration > 0 else 0.0)
+        return MARGIN + (value / self.extent * width if self.extent > 0 else 0.0)
 
-    def seconds_at(self, x: float) -> float:
+    def value_at(self, x: float) -> float:
         width = max(1, self.width() - 2 * MARGIN)
-        return max(0.0, min(self.duration, (x - MARGIN) / width * self.duration))
+        return max(0.0, min(self.extent, (x - MARGIN) / width * self.extent))
 
     # -- painting --------------------------------------------------------------------------------
     def _ticks(self) -> QImage:
@@ -65,11 +67,11 @@ class ScrubTrack(QWidget):
         image.fill(Qt.GlobalColor.transparent)
         painter = QPainter(image)
         height = self.height()
-        scale = max(1, self.width() - 2 * MARGIN) / self.duration if self.duration > 0 else 0.0
-        for kind, times in self.marks.items():
+        scale = max(1, self.width() - 2 * MARGIN) / self.extent if self.extent > 0 else 0.0
+        for kind, values in self.marks.items():
             colour, top, bottom = MARK_COLORS.get(kind, ("#999999", 0.1, 0.9))
             painter.setPen(QPen(QColor(colour), 1))
-            for x in sorted({int(MARGIN + t * scale) for t in times}):
+            for x in sorted({int(MARGIN + v * scale) for v in values}):
                 painter.drawLine(x, int(height * top), x, int(height * bottom))
         painter.end()
         return image
@@ -94,8 +96,8 @@ class ScrubTrack(QWidget):
     # -- input -----------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            self.seek_requested.emit(self.seconds_at(event.position().x()))
+            self.seek_requested.emit(self.value_at(event.position().x()))
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
-            self.seek_requested.emit(self.seconds_at(event.position().x()))
+            self.seek_requested.emit(self.value_at(event.position().x()))

@@ -14,14 +14,20 @@ picture first, then — once the view has stayed put for `SETTLE_MS` — as exac
 worker; above that the coverage picture only. The time axis's grid lines are drawn here, over the
 picture, at the bottom axis's ticks (`grid_axis`; pyqtgraph's own grid cost ~20 ms a frame).
 
+A coverage picture takes its strips from `strip_source` when the panel gave one (`moment_cut`: a run
+that no longer changes keeps them per frame; a playback moment cuts them from the whole run's), else
+computes them from the visible columns.
+
 Invariants: it draws in device pixels (the painter's transform is data → device, x and y scaled,
-not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays, and
-its picture is shown only if the data it was drawn from is still the data shown.
+not rotated); it only reads `SpanArrays`; the worker gets copies of the columns and overlays (a strip
+source holds its own, and answers only for the arrays and "now" it was made for), and its picture is
+shown only if the data it was drawn from is still the data shown.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -32,6 +38,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from widgets.timeline.colors import LIGHT, TimelineColors
+from widgets.timeline.moment_cut import MomentCut, WholeRun
 from widgets.timeline.render import (
     COVERAGE_ABOVE,
     Columns,
@@ -48,6 +55,7 @@ SYNC_RECTS = 3_000  # visible spans drawn exactly at once; above, the coverage p
 STRETCH = 2.0  # a picture drawn at up to this zoom ratio stands in while the new one is drawn
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timeline")
 Overlays = tuple[list[list[float]], list[list[float]], tuple[np.ndarray, np.ndarray], float]
+StripsOf = Callable[[Frame], "np.ndarray | None"]  # a frame's coverage strips, None: compute them from the columns
 
 
 @dataclass(slots=True)
@@ -72,11 +80,13 @@ class _Picture:
 
 
 def _draw(key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
-          overlays: Overlays, exact: bool) -> _Picture:
+          overlays: Overlays, exact: bool, strips: StripsOf | None) -> _Picture:
     """A picture of `frame`: exact rectangles when few spans are visible or when asked and not too many are
-    (the margins of an exact view may hold far more spans than the view), else coverage."""
+    (the margins of an exact view may hold far more spans than the view), else coverage (its strips from
+    `strips` when that has them: kept or cut from the whole run's, `moment_cut`)."""
     exact = (exact and visible <= COVERAGE_ABOVE) or visible <= SYNC_RECTS  # visible -1: columns already chosen
-    image = exact_image(frame, cols, colors) if exact else coverage_image(frame, cols, colors)
+    image = exact_image(frame, cols, colors) if exact else coverage_image(
+        frame, cols, colors, strips(frame) if strips is not None else None)
     overlay(image, frame, *overlays, colors)
     return _Picture(key, frame, image, exact, None if exact or visible > COVERAGE_ABOVE else cols)
 
@@ -97,6 +107,7 @@ class GanttItem(pg.GraphicsObject):
         self.now = 0.0
         self.generation = -1  # the arrays' generation last shown (`data_changed`)
         self.highlight_lane: int | None = None
+        self.strip_source: WholeRun | MomentCut | None = None  # where coverage strips may come from ready-made
         self.grid_axis: pg.AxisItem | None = None  # whose ticks are drawn as lines across the lanes
         self.rebuilds = 0  # pictures built on the GUI thread (tests and the benchmark read it)
         self.stretched = 0  # frames drawn from a stand-in picture
@@ -128,11 +139,20 @@ class GanttItem(pg.GraphicsObject):
             self._bounds = bounds
         self.update()
 
-    def show_arrays(self, arrays: SpanArrays) -> None:
-        """Show other arrays (another run): every picture drawn so far is dropped."""
+    def show_arrays(self, arrays: SpanArrays, strip_source: WholeRun | MomentCut | None = None) -> None:
+        """Show other arrays (another run, or the run at another moment): every picture drawn so far is
+        dropped; `strip_source` keeps (or cuts) their coverage strips while they stay unchanged."""
         self.arrays = arrays
+        self.strip_source = strip_source
         self._picture = None
         self._latest = None
+
+    def _strips_of(self) -> StripsOf | None:
+        """The strip source bound to the arrays and "now" shown (it answers None once they change)."""
+        source, arrays, now = self.strip_source, self.arrays, self.now
+        if source is None:
+            return None
+        return lambda frame: source.strips(frame, arrays, now)
 
     def set_colors(self, colors: TimelineColors) -> None:
         self.colors = colors
@@ -171,7 +191,8 @@ class GanttItem(pg.GraphicsObject):
             else:  # the visible width at once, the margins left and right in the worker
                 narrow = self._frame(v_lo, v_hi, sx, sy, ty - dev_top, width, height, margin=False)
                 cols, visible = self._columns(v_lo, v_hi)
-                picture = self._picture = _draw(key, narrow, cols, visible, self.colors, self._overlays(), False)
+                picture = self._picture = _draw(key, narrow, cols, visible, self.colors, self._overlays(), False,
+                                                self._strips_of())
                 self.rebuilds += 1
                 self._margins_due = (picture, frame)
                 self._margins.start()
@@ -236,13 +257,14 @@ class GanttItem(pg.GraphicsObject):
         visible = -1
         if cols is None:
             cols, visible = self._columns(frame.t_lo, frame.t_hi)
-        self._pending = _WORKER.submit(self._work, key, frame, cols, visible, self.colors, self._overlays(), exact)
+        self._pending = _WORKER.submit(self._work, key, frame, cols, visible, self.colors, self._overlays(), exact,
+                                       self._strips_of())
 
     def _work(self, key: tuple[object, ...], frame: Frame, cols: Columns, visible: int, colors: TimelineColors,
-              overlays: Overlays, exact: bool) -> None:
+              overlays: Overlays, exact: bool, strips: StripsOf | None) -> None:
         if self._latest != (key, frame, exact):  # the view moved on before this was started
             return
-        self.picture_built.emit(_draw(key, frame, cols, visible, colors, overlays, exact))
+        self.picture_built.emit(_draw(key, frame, cols, visible, colors, overlays, exact, strips))
 
     def _on_picture_built(self, picture: _Picture) -> None:
         current = self._picture

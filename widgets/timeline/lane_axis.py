@@ -18,6 +18,7 @@ class LaneAxis(pg.AxisItem):
     def __init__(self, labels: list[str]) -> None:
         super().__init__("left")
         self.labels = labels
+        self._drawn: list[str] | None = None  # the labels the axis was last told to draw
         self.setWidth(150)
         self.setStyle(hideOverlappingLabels=False)  # lane labels never overlap (`tickValues` thins them)
 
@@ -42,6 +43,10 @@ class LaneAxis(pg.AxisItem):
         return out
 
     def set_labels(self, labels: list[str]) -> None:
+        """Label the lanes `labels` (a list that may grow in place); the labels drawn already: nothing to redraw."""
         self.labels = labels
+        if labels == self._drawn:
+            return
+        self._drawn = list(labels)
         self.picture: Any = None
         self.update()

@@ -69,10 +69,13 @@ def colour_index(kind: np.ndarray, group: np.ndarray) -> np.ndarray:
     return np.where(kind >= 2, calls, bars)
 
 
-def coverage_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
+def coverage_image(frame: Frame, cols: Columns, colors: TimelineColors, strips: np.ndarray | None = None) -> QImage:
+    """The coverage picture of `frame`: of `strips` when given (`coverage_strips`' grid, e.g. cut from the
+    whole run's by `moment_cut`), else of the columns."""
     w, h, lanes = frame.width, frame.height, max(frame.lanes, 1)
-    px0, px1 = pixel_ranges(cols.start, cols.end, frame.sx, frame.ox, w)
-    strips = coverage_strips(px0, px1, cols.lane, colour_index(cols.kind, cols.group), cols.kind >= 2, lanes, w)  # per lane: its bars' row, then its calls-over-bars row
+    if strips is None:  # per lane: its bars' row, then its calls-over-bars row
+        px0, px1 = pixel_ranges(cols.start, cols.end, frame.sx, frame.ox, w)
+        strips = coverage_strips(px0, px1, cols.lane, colour_index(cols.kind, cols.group), cols.kind >= 2, lanes, w)
     indexed = QImage(strips.data, w, 2 * lanes, w, QImage.Format.Format_Indexed8)
     indexed.setColorTable([int(word) for word in colors.palette()] + [0] * (256 - 10))
     source = indexed.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)

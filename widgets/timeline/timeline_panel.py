@@ -11,6 +11,10 @@ Invariants: it reads the projection only through `SpanArrays` (fed once per flus
 never reset by a live batch; while live the picture is redrawn from them every `LIVE_TICK_MS`) and
 the hover text; all drawing is `GanttItem`'s; the node filter
 highlights that node's lane and dims the others without rebuilding anything.
+
+Playback: given the same run at another moment, the panel keeps its frame — the person's zoom, or with
+"Follow" the whole run seen so far — so a move only swaps the spans: the coverage picture is cut from
+the whole run's (`moment_cut`), not recomputed, and the axes are not redrawn.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from widgets.timeline.colors import DARK, LIGHT, TimelineColors
 from widgets.timeline.gantt_item import GanttItem
 from widgets.timeline.hover import describe, span_at
 from widgets.timeline.lane_axis import LaneAxis
+from widgets.timeline.moment_cut import MomentCut, WholeRun
 from widgets.timeline.span_arrays import SpanArrays
 
 LIVE_TICK_MS = 100  # while the run is live, the picture follows it (and open spans grow) this often
@@ -52,6 +57,11 @@ class TimelinePanel(RunPanel):
         self._fork_menu: QMenu | None = None
         self._lanes_dirty = False
         self._received = (0.0, time.monotonic())  # (last event ts, when it arrived)
+        self._run_id: str | None = None  # the run shown
+        self._run_end = 0.0  # the furthest time shown of that run ("Follow" fits up to there)
+        self._fitted: tuple[float, ...] | None = None  # the range "Follow" set last (setting it again repaints)
+        self._whole: tuple[SpanArrays, float, int] | None = None  # the run as shown whole: arrays, now, events
+        self._whole_cut: WholeRun | None = None  # its strips kept per frame (made on the first move back)
         self.axis = LaneAxis(self.arrays.lane_labels)
         self.plot = pg.PlotWidget(axisItems={"left": self.axis})
         self.plot.setObjectName("timelinePlot")
@@ -101,16 +111,39 @@ class TimelinePanel(RunPanel):
     def rebuild(self) -> None:
         p = self.projection
         prepared = self.take_prepared()
-        if isinstance(prepared, SpanArrays) and p is not None and prepared.fits(p):
+        whole = self._whole
+        if p is not None and whole is not None and p.run_id == self._run_id and p.finished and whole[0].fits(p):
+            self.arrays = whole[0]  # the finished run whole again (playback back at its end): its kept arrays
+        elif isinstance(prepared, SpanArrays) and p is not None and prepared.fits(p):
             self.arrays = prepared
         else:
             self.arrays = SpanArrays.of(p) if p is not None else SpanArrays()
-        self.item.show_arrays(self.arrays)
-        self.axis.set_labels(self.arrays.lane_labels)
-        self.follow = True
+        same_run = p is not None and p.run_id == self._run_id
+        if not same_run:
+            self.follow, self._run_end, self._fitted = True, 0.0, None
+            self._run_id = p.run_id if p is not None else None
         self._received = (p.elapsed_s if p is not None else 0.0, time.monotonic())
+        self.item.show_arrays(self.arrays, self._strip_source(p, same_run))
+        self.axis.set_labels(self.arrays.lane_labels)
         self._refresh(lanes_changed=True)
         self._apply_filter()
+
+    def _strip_source(self, p: RunProjection | None, same_run: bool) -> WholeRun | MomentCut | None:
+        """Where the picture's coverage strips come from: for the run at an earlier moment than the one
+        shown whole, cut from the whole run's; else this run, now shown whole (kept while unchanged)."""
+        events = len(p.events) if p is not None else 0
+        whole = self._whole
+        if same_run and whole is not None and events < whole[2]:
+            if self._whole_cut is None or not self._whole_cut.current(whole[0], whole[1]):
+                self._whole_cut = WholeRun(whole[0], whole[1])
+            return MomentCut.of(self._whole_cut, self.arrays, self.now())
+        if whole is None or whole[0] is not self.arrays:
+            self._whole, self._whole_cut = (self.arrays, self.now(), events), None
+        if self._whole_cut is not None and not self._whole_cut.current(self.arrays, self.now()):
+            self._whole_cut = None
+        if self._whole_cut is None and (p is None or not self.clock_running or p.finished):
+            self._whole_cut = WholeRun(self.arrays, self.now())  # a run that no longer changes: strips kept
+        return self._whole_cut
 
     def update_from(self, changes: ProjectionChanges) -> None:
         p = self.projection
@@ -124,6 +157,11 @@ class TimelinePanel(RunPanel):
             self.arrays.refresh(p, changes.spans_changed)
         self.arrays.scan_events(p)
         self._received = (p.elapsed_s, time.monotonic())
+        if self._whole is not None and self._whole[0] is self.arrays:  # the run shown whole grew
+            self._whole, self._whole_cut = (self.arrays, self.now(), len(p.events)), None
+            self.item.strip_source = None
+        elif isinstance(self.item.strip_source, MomentCut) and self._whole_cut is not None:  # playback stepped on
+            self.item.strip_source = MomentCut.of(self._whole_cut, self.arrays, self.now())
         self._lanes_dirty = self._lanes_dirty or len(self.arrays.lane_ids) != lanes
         if self.live_timer.isActive() and not p.finished:
             return  # live: the timer redraws what came in, at most every LIVE_TICK_MS
@@ -158,11 +196,19 @@ class TimelinePanel(RunPanel):
         self.item.data_changed(now)
         if lanes_changed:
             self.axis.set_labels(self.arrays.lane_labels)
-            if not self.lanes_check.isChecked():
-                self.view_box.setYRange(0, max(len(self.arrays.lane_ids), 1), padding=0)
         if self.follow:
             lo, hi = self.arrays.extent(now)
-            self.view_box.setXRange(lo, hi + (hi - lo) * 0.02, padding=0)
+            self._run_end = hi = max(hi, self._run_end)
+            x_range = (lo, hi + (hi - lo) * 0.02)
+        else:
+            x_range = ()
+        lanes = () if self.lanes_check.isChecked() else (0, max(len(self.arrays.lane_ids), 1))
+        if (*x_range, *lanes) != self._fitted:  # only what moved: setting a range repaints the axes
+            self._fitted = (*x_range, *lanes)
+            if x_range:
+                self.view_box.setXRange(*x_range, padding=0)
+            if lanes:
+                self.view_box.setYRange(*lanes, padding=0)
         live = p is not None and not p.finished and p.status != "pending" and self.clock_running
         if live and not self.live_timer.isActive():
             self.live_timer.start()
@@ -198,10 +244,10 @@ class TimelinePanel(RunPanel):
             self._refresh(lanes_changed=self._lanes_dirty)
 
     def _on_view_range_changed_manually(self, _mask: object) -> None:
-        self.follow = False
+        self.follow, self._fitted = False, None
 
     def _on_fit_clicked(self) -> None:
-        self.follow = True
+        self.follow, self._fitted = True, None
         self.view_box.setYRange(0, max(len(self.arrays.lane_ids), 1), padding=0)
         self._refresh(lanes_changed=False)
 

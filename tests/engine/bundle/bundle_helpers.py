@@ -18,10 +18,10 @@ def members(path: Path) -> dict[str, bytes]:
 
 
 def rewrite(path: Path, changed: dict[str, bytes], *, fix_manifest: bool = True,
-            manifest: dict[str, Any] | None = None) -> Path:
-    """The bundle with some members replaced; the manifest's sizes and hashes follow them unless
-    `fix_manifest` is false (a tampered bundle)."""
-    body = {**members(path), **changed}
+            manifest: dict[str, Any] | None = None, drop: tuple[str, ...] = ()) -> Path:
+    """The bundle with some members replaced (and those named in `drop` left out); the manifest's sizes
+    and hashes follow them unless `fix_manifest` is false (a tampered bundle)."""
+    body = {name: data for name, data in {**members(path), **changed}.items() if name not in drop}
     meta = manifest if manifest is not None else json.loads(body["manifest.json"])
     if fix_manifest:
         for name in changed:

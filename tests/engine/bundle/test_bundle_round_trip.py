@@ -22,7 +22,7 @@ def test_export_import_replay_round_trip(source: tuple[TraceStore, str], target:
     store, run_id = source
     path = tmp_path / "run.triadic-run"
     manifest = export_run(store, run_id[:8], path)
-    assert manifest["run_id"] == run_id and manifest["version"] == 1
+    assert manifest["run_id"] == run_id and manifest["version"] == 2
     bundle = import_bundle(target, path)
     original = list(store.iter_events(run_id))
     assert bundle.run_id == run_id and list(target.iter_events(run_id)) == original
