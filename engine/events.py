@@ -17,9 +17,12 @@ Invariants:
 from __future__ import annotations
 
 from dataclasses import asdict, field, fields
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.event_record import EventRecord
+
+if TYPE_CHECKING:
+    from engine.budget import BudgetKind
 
 NodeState = Literal["queued", "running", "waiting", "done", "failed", "skipped", "cancelled"]
 RunStatus = Literal["running", "succeeded", "failed", "cancelled", "budget_exceeded", "interrupted"]
@@ -208,7 +211,7 @@ class BudgetUpdated(Event):
 
 class BudgetExceeded(Event):
     kind: ClassVar[str] = "budget_exceeded"
-    budget: Literal["tokens", "cost_usd", "deadline_s", "max_turns"]
+    budget: BudgetKind  # which limit: a run's, a sub-graph's or a node's (`engine.budget.LIMITS`)
     limit: float
     actual: float
     node_id: str | None = None

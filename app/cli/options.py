@@ -7,6 +7,7 @@ Invariant: every rejection is a `CliError` naming the flag, the offending text a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from app.cli.errors import CliError
@@ -56,12 +57,9 @@ def check_overrides(overrides: dict[str, str]) -> None:
 def apply_run_limits(workflow: Workflow, *, max_cost: float | None, max_tokens: float | None,
                      deadline: float | None, seed: float | None) -> None:
     """Set the run settings the flags give (None: keep the file's) on the loaded workflow, for this run."""
-    budget = workflow.settings.budget
-    if max_cost is not None:
-        budget.max_cost_usd = float(max_cost)
-    if max_tokens is not None:
-        budget.max_tokens = int(max_tokens)
-    if deadline is not None:
-        budget.deadline_s = float(deadline)
+    b = workflow.settings.budget  # a Budget never changes: this run gets a new one
+    workflow.settings.budget = replace(b, max_cost_usd=b.max_cost_usd if max_cost is None else float(max_cost),
+                                       max_tokens=b.max_tokens if max_tokens is None else int(max_tokens),
+                                       deadline_s=b.deadline_s if deadline is None else float(deadline))
     if seed is not None:
         workflow.settings.seed = int(seed)

@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.checks.command_check import check_command
 from engine.checks.expression import check_python, check_regex
+from engine.checks.json_schema_check import check_json_schema_bounded
 from engine.checks.sandbox import SandboxLimits
-from engine.checks.schema_check import check_json_schema_bounded
 from engine.checks.sql_check import check_sql
 from engine.checks.verdict import Verdict, broken
 

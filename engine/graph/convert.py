@@ -14,14 +14,15 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from engine.budget import LIMITS
 from engine.graph.contract_form import contracts_to_data, read_contracts
+from engine.graph.fast_schema_check import compile_schema
 from engine.graph.jsontext import MAX_DEPTH, MAX_STRING_CHARS, check_limits
 from engine.graph.migrate import FORMAT_VERSION, migrate
 from engine.graph.model import Budget, Edge, Node, NodeUi, RunSettings, Workflow
 from engine.graph.naming import describe_node, secret_message
 from engine.graph.problems import Problem, WorkflowFileError, error, file_error
 from engine.graph.schema import FORMAT_NAME, WORKFLOW_SCHEMA, structural_problems
-from engine.graph.schema_check import compile_schema
 from engine.graph.secret_scan import find_secrets
 
 is_workflow_shaped: Callable[[Any], bool] = compile_schema(WORKFLOW_SCHEMA)
@@ -99,8 +100,8 @@ def workflow_to_dict(wf: Workflow) -> dict[str, Any]:
             problems.extend(exc.problems)
     b, s = wf.settings.budget, wf.settings
     try:
-        budget = {"max_tokens": plain(b.max_tokens), "max_cost_usd": plain(_number(b.max_cost_usd)),
-                  "deadline_s": plain(_number(b.deadline_s)), "max_turns": plain(b.max_turns)}
+        budget = {limit.field: plain(getattr(b, limit.field) if limit.whole else _number(getattr(b, limit.field)))
+                  for limit in LIMITS}
         settings = {"budget": budget, "concurrency": plain(s.concurrency), "seed": plain(s.seed)}
         ui = plain(wf.ui, MAX_DEPTH - 1)
     except (_UnsaveableError, RecursionError) as exc:
@@ -164,10 +165,7 @@ def build_workflow(data: dict[str, Any], source: str) -> Workflow:
 
 
 def _settings(raw: dict[str, Any]) -> RunSettings:
-    b = raw.get("budget", {})
-    budget = Budget(int(b.get("max_tokens", 0)), float(b.get("max_cost_usd", 0.0)),
-                    float(b.get("deadline_s", 0.0)), int(b.get("max_turns", 0)))
-    return RunSettings(budget, int(raw.get("concurrency", 8)), int(raw.get("seed", 0)))
+    return RunSettings(Budget.from_record(raw.get("budget", {})), int(raw.get("concurrency", 8)), int(raw.get("seed", 0)))
 
 
 def _node(raw: dict[str, Any]) -> Node:

@@ -24,7 +24,7 @@ from typing import Any
 from engine.gc_pause import gc_paused
 from engine.graph.convert import build_workflow, is_workflow_shaped, workflow_from_dict, workflow_to_dict
 from engine.graph.jsontext import MAX_EDGES, MAX_FILE_BYTES, MAX_NODES, parse_json
-from engine.graph.migrate import FORMAT_VERSION
+from engine.graph.migrate import FORMAT_VERSION, v2_spelling
 from engine.graph.model import Workflow
 from engine.graph.problems import WorkflowFileError, file_error
 from engine.graph.schema import structural_problems
@@ -149,7 +149,8 @@ def _fsync_dir(folder: Path) -> None:
 def workflow_hash(wf: Workflow) -> str:
     """sha256 hex of what the engine uses: settings, nodes (id, role, title, params) and edges, and the
     trace contracts a run is checked against (when there are any, so a file without contracts keeps
-    the hash it had before contracts existed).
+    the hash it had before contracts existed). The fields format version 3 renamed are hashed under
+    their version-2 names (`migrate.v2_spelling`): the rename changed no workflow's hash.
 
     Canvas data (every ``ui`` part), the workflow's id, name and description and the order of nodes
     and edges do not count: the same graph moved on the canvas has the same hash.
@@ -159,8 +160,9 @@ def workflow_hash(wf: Workflow) -> str:
 
 def document_hash(data: dict[str, Any]) -> str:
     """`workflow_hash` of the workflow whose file-format dict is `data` (left unchanged)."""
-    nodes = [{k: v for k, v in node.items() if k != "ui"} for node in data["nodes"]]
-    canonical = {"settings": data["settings"],
+    settings, nodes = v2_spelling(data["settings"], [{k: v for k, v in node.items() if k != "ui"}
+                                                     for node in data["nodes"]])
+    canonical = {"settings": settings,
                  "nodes": sorted(nodes, key=lambda n: str(n["id"])),
                  "edges": sorted(data["edges"], key=lambda e: str(e["id"]))}
     if data.get("contracts"):

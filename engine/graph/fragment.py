@@ -1,6 +1,6 @@
 """Copy and paste of a selection of nodes: the clipboard fragment and fresh ids on paste.
 
-A fragment is a file-format-shaped dict ``{"format": "triadic.fragment", "version": 1, "nodes": [...],
+A fragment is a file-format-shaped dict ``{"format": "triadic.fragment", "version": 2, "nodes": [...],
 "edges": [...]}`` holding the selected nodes and only the edges between them; a whole workflow
 document (``"format": "triadic.workflow"``) is accepted on paste too.
 
@@ -28,7 +28,10 @@ from engine.graph.secret_scan import find_secrets
 
 _SOURCE = "<clipboard>"
 
-FRAGMENT_VERSION = 1  # the clipboard fragment keeps its own version (the workflow file moved on to 2)
+FRAGMENT_VERSION = 2  # the clipboard fragment keeps its own version
+# the workflow format version whose nodes a fragment version holds: a version-1 fragment (copied by a
+# Triadic before the version-3 renames) is migrated as a version-2 workflow would be
+_WORKFLOW_VERSION = {1: 2, 2: FORMAT_VERSION}
 
 
 def copy_fragment(wf: Workflow, node_ids: Iterable[str]) -> dict[str, Any]:
@@ -55,7 +58,8 @@ def _fragment_workflow(fragment: Any) -> Workflow:
     if problems:
         raise WorkflowFileError(_SOURCE, problems, action="paste")
     data = copy.deepcopy(fragment)
-    wrapped = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "nodes": data["nodes"], "edges": data["edges"]}
+    wrapped = {"format": FORMAT_NAME, "version": _WORKFLOW_VERSION[data["version"]], "nodes": data["nodes"],
+               "edges": data["edges"]}
     return build_workflow(wrapped, _SOURCE)
 
 

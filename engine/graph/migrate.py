@@ -4,7 +4,12 @@
 a version-`v+1` one; `migrate` applies the chain. Version 0 is the pre-release format: no ``format``
 key, nodes with ``"type"`` instead of ``"role"`` and ``"pos": [x, y]`` instead of ``ui``, edges as
 ``"from": "node.port", "to": "node.port"`` strings (edge ids optional). Version 2 adds the optional
-top-level ``contracts`` list (`engine.graph.contract_form`); a version-1 document has none.
+top-level ``contracts`` list (`engine.graph.contract_form`); a version-1 document has none. Version 3
+renames two fields called ``max_turns`` that counted different things: the run budget's (model calls
+in the run) is ``settings.budget.max_model_calls``, an executor's (model turns of its tool loop) is
+its ``max_tool_turns`` param. The workflow hash is computed over the version-2 spelling
+(`engine.graph.format.document_hash`), so a workflow keeps its hash, and the runs stored before the
+rename still find it.
 
 Invariants: a migration never mutates its input (it works on a deep copy); it converts what it
 recognises and leaves anything else in place for the schema to report; a document newer than
@@ -20,7 +25,7 @@ from typing import Any
 from engine.graph.problems import Problem, WorkflowFileError, error, file_error
 from engine.graph.schema import FORMAT_NAME
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -110,4 +115,39 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-MIGRATIONS: dict[int, Migration] = {0: _v0_to_v1, 1: _v1_to_v2}
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    out["version"] = 3
+    settings = out.get("settings")
+    if isinstance(settings, dict) and isinstance(settings.get("budget"), dict):
+        out["settings"] = {**settings, "budget": _renamed(settings["budget"], "max_turns", "max_model_calls")}
+    nodes = out.get("nodes")
+    if isinstance(nodes, list):
+        out["nodes"] = [_v3_node(n) for n in nodes]
+    return out
+
+
+def _v3_node(node: Any, old: str = "max_turns", new: str = "max_tool_turns") -> Any:
+    if not isinstance(node, dict) or node.get("role") != "executor" or not isinstance(node.get("params"), dict):
+        return node
+    params = _renamed(node["params"], old, new)
+    return node if params is node["params"] else {**node, "params": params}
+
+
+def v2_spelling(settings: Any, nodes: list[Any]) -> tuple[Any, list[Any]]:
+    """`settings` and `nodes` of a current document with the fields version 3 renamed spelt as in
+    version 2: what the workflow hash is computed over, so the rename leaves every hash as it was."""
+    if isinstance(settings, dict) and isinstance(settings.get("budget"), dict):
+        settings = {**settings, "budget": _renamed(settings["budget"], "max_model_calls", "max_turns")}
+    return settings, [_v3_node(n, "max_tool_turns", "max_turns") for n in nodes]
+
+
+def _renamed(fields: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """`fields` with key `old` called `new`, in the same place (a file that has both keeps both: the
+    schema or validation then names the one that is not known)."""
+    if old not in fields or new in fields:
+        return fields
+    return {new if k == old else k: v for k, v in fields.items()}
+
+
+MIGRATIONS: dict[int, Migration] = {0: _v0_to_v1, 1: _v1_to_v2, 2: _v2_to_v3}

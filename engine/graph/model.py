@@ -1,7 +1,7 @@
 """The observable, editable workflow model.
 
 A `Workflow` holds nodes (each with a role from the catalog, parameters and a `ui` part),
-edges between named ports, run settings (budgets, concurrency, seed), trace contracts (assertions
+edges between named ports, run settings (the run's `Budget`, concurrency, seed), trace contracts (assertions
 checked over each run's events, `engine.graph.contract_form`) and a free-form `ui` dict
 (comments, groups, viewport) that the engine ignores.
 
@@ -21,9 +21,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.budget import Budget
 from engine.graph.contract_form import Contract
 from engine.graph.roles import role_spec
 from engine.graph.specs import PortSpec
+
+__all__ = ["Budget", "ChangeKind", "Edge", "Node", "NodeUi", "RunSettings", "Workflow", "WorkflowChange"]
 
 ChangeKind = Literal[
     "node_added", "node_removed", "node_changed", "node_moved",
@@ -81,16 +84,6 @@ class Edge:
     source_port: str
     target: str
     target_port: str
-
-
-@dataclass(slots=True)
-class Budget:
-    """Run-wide limits; 0 means no limit."""
-
-    max_tokens: int = 0
-    max_cost_usd: float = 0.0
-    deadline_s: float = 0.0
-    max_turns: int = 0
 
 
 @dataclass(slots=True)

@@ -67,7 +67,7 @@ ROLES: dict[Role, RoleSpec] = {
               outputs=(PortSpec("result", "text"),),
               params=(*_LLM,
                       ParamSpec("prompt", "text", "{task}", "Prompt template"),
-                      ParamSpec("max_turns", "int", 4, "Most model turns (tool use)", 1, 100),
+                      ParamSpec("max_tool_turns", "int", 4, "Most model turns of the tool loop (each one model call)", 1, 100),
                       ParamSpec("tools", "list", [], "Tools this node may call (allow-list)"),
                       ParamSpec("read_only_tools", "bool", False,
                                 "Offer and allow only the listed tools that do not write"),

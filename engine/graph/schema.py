@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.budget import LIMITS
 from engine.graph.problems import Problem, error
 from engine.graph.roles import ROLES
 
@@ -61,12 +62,8 @@ _DEFS: dict[str, Any] = {
     "budget": {
         "type": "object",
         "additionalProperties": False,
-        "properties": {
-            "max_tokens": {"$ref": "#/$defs/integer"},
-            "max_cost_usd": {"$ref": "#/$defs/number"},
-            "deadline_s": {"$ref": "#/$defs/number"},
-            "max_turns": {"$ref": "#/$defs/integer"},
-        },
+        "properties": {limit.field: {"$ref": "#/$defs/integer" if limit.whole else "#/$defs/number"}
+                       for limit in LIMITS},
     },
     "settings": {
         "type": "object",
@@ -115,7 +112,7 @@ _DEFS: dict[str, Any] = {
 
 WORKFLOW_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "urn:triadic:schema:workflow:2",
+    "$id": "urn:triadic:schema:workflow:3",
     "title": "Triadic workflow",
     "description": "A planner / executor / critic agent workflow: nodes with roles and parameters, "
                    "edges between named ports, run settings, and canvas-only `ui` data.",
@@ -124,7 +121,7 @@ WORKFLOW_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "format": {"const": FORMAT_NAME},
-        "version": {"const": 2},
+        "version": {"const": 3},
         "id": {"type": "string", "maxLength": 200},
         "name": {"type": "string", "maxLength": 1000},
         "description": {"type": "string"},
@@ -139,14 +136,14 @@ WORKFLOW_SCHEMA: dict[str, Any] = {
 
 FRAGMENT_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "urn:triadic:schema:fragment:1",
+    "$id": "urn:triadic:schema:fragment:2",
     "title": "Triadic workflow fragment (clipboard)",
     "type": "object",
     "required": ["format", "version", "nodes", "edges"],
     "additionalProperties": False,
     "properties": {
         "format": {"const": FRAGMENT_FORMAT_NAME},
-        "version": {"const": 1},
+        "version": {"enum": [1, 2]},
         "nodes": {"type": "array", "items": {"$ref": "#/$defs/node"}},
         "edges": {"type": "array", "items": {"$ref": "#/$defs/edge"}},
     },

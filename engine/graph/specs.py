@@ -78,7 +78,7 @@ class ParamSpec:
 _UNITS = {"s": "(s)", "ms": "(ms)", "usd": "(USD)"}
 _PARAM_LABELS = {
     "max_tokens_budget": "Token budget", "max_cost_usd": "Cost budget (USD)", "deadline_s": "Time budget (s)",
-    "max_calls_budget": "Call budget",
+    "max_calls_budget": "Model-call budget",
     "k": "Samples (k)", "read_only": "Read-only", "read_only_tools": "Read-only tools",
     "approve_score": "Approve at score", "rollback_on_worse": "Roll back a worse revision",
     "require_other_family": "Reviewer from another model family", "sim": "Simulation settings",

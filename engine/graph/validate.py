@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from engine.budget import LIMITS
 from engine.graph.connect import can_connect
 from engine.graph.edge_checks import EdgeChecks
 from engine.graph.family_checks import family_problems
@@ -105,7 +106,7 @@ def _check_node(memo: ValidationMemo, node: Node | None, node_id: str) -> None:
 def _settings_problems(wf: Workflow) -> list[Problem]:
     out: list[Problem] = []
     budget = wf.settings.budget
-    for name in ("max_tokens", "max_cost_usd", "deadline_s", "max_turns"):
+    for name in (limit.field for limit in LIMITS):
         value = getattr(budget, name)
         field = f"settings.budget.{name}"
         if isinstance(value, bool) or not isinstance(value, int | float):

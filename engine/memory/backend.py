@@ -1,4 +1,4 @@
-"""Memory scopes: the `MemoryBackend` protocol, its entries, and the in-memory backend.
+"""Memory scopes: the `MemoryBackend` protocol, its entries (`MemoryEntry`), and the in-memory backend.
 
 A memory value is addressed by (memory name, scope, scope id, key). Scope ids: scope "run" → the
 run id, "workflow" → the workflow id, "global" → "" (see `scope_id_for`). History lists every write
@@ -18,6 +18,10 @@ SCOPES: tuple[Scope, ...] = ("run", "workflow", "global")
 
 @dataclass(frozen=True, slots=True)
 class MemoryEntry:
+    """One write to a memory, admitted or not — the one type for a backend's history and the trace
+    store's (`TraceStore.memory_history` / `memory_writes`). A run's own backend knows no more than the
+    write; the store's history also says which run wrote it, at which event (`seq`) and when (`ts`)."""
+
     memory: str
     scope: str
     scope_id: str
@@ -26,6 +30,9 @@ class MemoryEntry:
     admitted: bool = True
     reason: str = ""
     node_id: str = ""
+    run_id: str = ""  # "" when the history is not the store's
+    seq: int = 0
+    ts: float = 0.0
 
 
 def scope_id_for(scope: str, *, run_id: str, workflow_id: str) -> str:

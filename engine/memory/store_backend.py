@@ -7,8 +7,7 @@ run. `history` is the store's history plus the cached writes the store does not 
 
 The store needs two methods (engine.store's `TraceStore` provides them):
 `memory_value(memory, scope, scope_id, key) -> object | None` and
-`memory_history(memory, scope, scope_id) -> list` of entries with memory / scope / scope_id / key /
-value / admitted / reason / node_id as attributes or dict keys (missing ones take defaults).
+`memory_history(memory, scope, scope_id) -> list[MemoryEntry]`.
 """
 
 from __future__ import annotations
@@ -23,21 +22,7 @@ from engine.memory.backend import MemoryEntry
 class MemoryStore(Protocol):
     def memory_value(self, memory: str, scope: str, scope_id: str, key: str) -> object | None: ...
 
-    def memory_history(self, memory: str, scope: str, scope_id: str) -> Any: ...
-
-
-def _field(item: Any, name: str, default: Any) -> Any:
-    if isinstance(item, dict):
-        return item.get(name, default)
-    return getattr(item, name, default)
-
-
-def as_entry(item: Any, memory: str, scope: str, scope_id: str) -> MemoryEntry:
-    if isinstance(item, MemoryEntry):
-        return item
-    return MemoryEntry(memory, scope, scope_id, str(_field(item, "key", "")), _field(item, "value", None),
-                       bool(_field(item, "admitted", True)), str(_field(item, "reason", "") or ""),
-                       str(_field(item, "node_id", "") or ""))
+    def memory_history(self, memory: str, scope: str, scope_id: str) -> list[MemoryEntry]: ...
 
 
 class StoreMemoryBackend:
@@ -65,7 +50,7 @@ class StoreMemoryBackend:
                 self._cache[(memory, scope, scope_id, key)] = stored
 
     def history(self, memory: str, scope: str, scope_id: str) -> list[MemoryEntry]:
-        stored = [as_entry(e, memory, scope, scope_id) for e in self.store.memory_history(memory, scope, scope_id)]
+        stored = list(self.store.memory_history(memory, scope, scope_id))
         unmatched = list(stored)
         with self._lock:
             pending = [e for e in self._pending if (e.memory, e.scope, e.scope_id) == (memory, scope, scope_id)]

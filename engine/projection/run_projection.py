@@ -20,6 +20,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from engine import events as ev
+from engine.budget import Budget, BudgetKind
 from engine.gc_pause import gc_paused
 from engine.projection.changes import ProjectionChanges
 from engine.projection.fold import HANDLERS
@@ -134,10 +135,16 @@ class RunProjection:
     def open_questions(self) -> list[HumanQuestion]:
         return [q for q in self.questions if q.open]
 
-    def limits(self) -> dict[str, float]:
-        """The run's limits (tokens, cost_usd, deadline_s, max_turns) that are set."""
-        budget = self.settings.get("budget") or {}
-        return {k: float(v) for k, v in budget.items() if isinstance(v, int | float) and v}
+    def limits(self) -> dict[BudgetKind, float]:
+        """The run's limits that are set, by the kind a budget stop names (tokens, cost_usd, deadline_s,
+        model_calls): from its recorded settings, or the last `BudgetUpdated` that named them (runs
+        stored before those events stopped repeating the limits); any stored version's names."""
+        recorded = self.budget.limits if self.budget is not None and self.budget.limits else {}
+        given = recorded or self.settings.get("budget") or {}
+        try:
+            return Budget.from_record(given).set_limits()
+        except (TypeError, ValueError):  # a stored record this build cannot read: no limit shown
+            return {}
 
     def calls_of(self, node_id: str) -> list[CallRow]:
         return [c for c in self.calls.values() if c.node_id == node_id]

@@ -12,11 +12,14 @@ from typing import Any
 
 from engine.roles.critic import run_critic
 from engine.roles.executor import run_executor
-from engine.roles.gates import run_human_gate, run_memory, run_subgraph, run_tool
+from engine.roles.human_gate import run_human_gate
 from engine.roles.io import run_input, run_output
 from engine.roles.mapreduce import run_map, run_reduce
+from engine.roles.memory_node import run_memory
 from engine.roles.planner import run_planner
 from engine.roles.router import run_router
+from engine.roles.subgraph import run_subgraph
+from engine.roles.tool_node import run_tool
 from engine.roles.verifier import run_verifier
 from engine.roles.vote import run_vote
 from engine.runtime.context import NodeContext

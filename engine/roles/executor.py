@@ -2,10 +2,10 @@
 results of the tasks it depends on, reviewer feedback) — or, given a plan, one execution per task
 run as a DAG, its `result` being the combined results. Independent tasks run at once, under the
 node's `concurrency` cap and the run's, both held per model and tool call by the runtime
-(`RunState.call_slots`).
+(`RunServices.call_slots`).
 
 With tools on its allow-list (names, patterns, `mcp:<command>` servers) the executor runs a bounded
-tool loop over the run's tools (`tooluse.py`): at most `max_turns` model turns.
+tool loop over the run's tools (`tooluse.py`): at most `max_tool_turns` model turns.
 """
 
 from __future__ import annotations

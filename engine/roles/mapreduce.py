@@ -2,7 +2,7 @@
 combines the items).
 
 Map starts every item at once; its `concurrency` param (like every role's per-node cap) is held by
-the runtime on each call (`RunState.call_slots`), together with the run's cap.
+the runtime on each call (`RunServices.call_slots`), together with the run's cap.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from engine.llm.types import LLMResponse
 from engine.roles.reply_schemas import PLAN_SCHEMA, VERDICT_SCHEMA, schema_problems
 from engine.roles.text import extract_json
 from engine.runtime.context import NodeContext
-from engine.runtime.state import NodeFailed
+from engine.runtime.run_services import NodeFailed
 
 T = TypeVar("T")
 _PLAN_SHAPE = 'a plan is {"tasks": [{"id", "task", "depends_on"}, ...]} with at least one task'

@@ -28,8 +28,8 @@ from typing import Any
 from engine.events import LogMessage
 from engine.graph.roles import role_spec
 from engine.runtime.context import NodeContext
-from engine.runtime.recovery import count_replan, may_replan, nearest_planner
-from engine.runtime.state import NodeFailed
+from engine.runtime.recovery_ladder import count_replan, may_replan, nearest_planner
+from engine.runtime.run_services import NodeFailed
 
 
 def _most_replans() -> int:

@@ -15,7 +15,7 @@ from typing import Any
 from engine.roles.expr import ExpressionError, evaluate
 from engine.roles.text import as_text
 from engine.runtime.context import NodeContext
-from engine.runtime.state import NodeFailed
+from engine.runtime.run_services import NodeFailed
 
 
 async def run_router(ctx: NodeContext) -> dict[str, Any]:

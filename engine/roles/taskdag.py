@@ -2,7 +2,7 @@
 
 Invariant: dependencies only point to earlier tasks (`parse_plan` guarantees it), so the DAG is
 acyclic; independent tasks run concurrently; the first failure cancels the rest and is raised.
-No cap here: the node's `concurrency` and the run's are held per call (`RunState.call_slots`), so
+No cap here: the node's `concurrency` and the run's are held per call (`RunServices.call_slots`), so
 a task waiting for a slot holds nothing, and fan-outs nested inside a task share the same cap.
 """
 

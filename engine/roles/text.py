@@ -62,7 +62,7 @@ def feedback_text(feedback: Mapping[str, Any] | None) -> str:
     if not feedback:
         return ""
     reasons = "; ".join(str(r) for r in feedback.get("reasons", [])) or "no reasons given"
-    if feedback.get("failed"):  # the recovery ladder's replan after a node failed (runtime/recovery.py)
+    if feedback.get("failed"):  # the recovery ladder's replan after a node failed (runtime/recovery_ladder.py)
         return (f"\n\nThe previous attempt could not be carried out: {reasons}. "
                 f"Produce a new version that avoids this.")
     return (f"\n\nA reviewer judged the previous attempt: {feedback.get('decision', 'revise')} "

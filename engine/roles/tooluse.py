@@ -9,7 +9,7 @@
   the MCP servers declared by the graph's tool nodes are started first (lazily, once per run).
 - With `read_only_tools`, only the allowed tools that do not write are offered, and a call of a
   writing tool is refused (the refusal goes back to the model like any tool error).
-- The tool loop: at most `max_turns` model turns with the allowed tools offered (OpenAI format);
+- The tool loop: at most `max_tool_turns` model turns with the allowed tools offered (OpenAI format);
   each tool call goes through the run's tools (allow-list, timeout) and its result — or its error,
   for the model to react to — is sent back as a `tool` message. Before the last turn the model is
   reminded to answer without tools; tool calls made on the last turn are not run (no turn is left
@@ -24,7 +24,7 @@ from typing import Any
 from engine.roles.text import as_text
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import RunPlan
-from engine.runtime.state import NodeFailed
+from engine.runtime.run_services import NodeFailed
 
 MCP_PREFIX = "mcp:"
 LAST_TURN_REMINDER = ("This is your last turn: do not call any more tools. Give your final answer now, "
@@ -92,15 +92,15 @@ async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata:
     if ctx.param("system_prompt"):
         messages.append({"role": "system", "content": str(ctx.param("system_prompt"))})
     messages.append({"role": "user", "content": prompt})
-    max_turns = max(1, int(ctx.param("max_turns") or 4))
+    max_tool_turns = max(1, int(ctx.param("max_tool_turns") or 4))
     timeout_s = float(ctx.param("timeout_s") or 60.0)
-    for turn in range(max_turns):
-        if turn and turn == max_turns - 1:
+    for turn in range(max_tool_turns):
+        if turn and turn == max_tool_turns - 1:
             messages.append({"role": "user", "content": LAST_TURN_REMINDER})
         reply = await ctx.chat(list(messages), tools=tools, turn=turn, **metadata)  # a copy: the event keeps it
         if not reply.tool_calls:
             return reply.content
-        if turn == max_turns - 1:  # no turn is left to read results: the calls are not run (no side effects)
+        if turn == max_tool_turns - 1:  # no turn is left to read results: the calls are not run (no side effects)
             break
         messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
         for call in reply.tool_calls:
@@ -116,4 +116,4 @@ async def tool_loop(ctx: NodeContext, prompt: str, allow: list[str], **metadata:
             messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": as_text(result)})
     if reply.content:
         return reply.content
-    raise NodeFailed(f"the model still called tools after max_turns={max_turns} turns and gave no answer")
+    raise NodeFailed(f"the model still called tools after max_tool_turns={max_tool_turns} turns and gave no answer")

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.roles.review import judge_loop
 from engine.runtime.context import NodeContext
-from engine.runtime.state import NodeFailed
+from engine.runtime.run_services import NodeFailed
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "resources" / "examples" / "data"
 

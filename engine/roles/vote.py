@@ -4,7 +4,7 @@ voted on in turn (decompose-and-vote), each step seeing the voted results before
 outcome is an info `LogMessage` of the node: how many samples agreed (or the judge's scores), and
 what the others said. In `critic` mode the samples are judged at once; a judge reply that is not a
 verdict leaves its sample unscored (a warning), and with no sample scored the majority decides. The k samples (and the plan's independent tasks) run at once, under the node's
-`concurrency` cap and the run's, both held per call by the runtime (`RunState.call_slots`).
+`concurrency` cap and the run's, both held per call by the runtime (`RunServices.call_slots`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Semantics:
 - Scheduling: a node starts when all its forward inputs are resolved; every ready node runs
   concurrently; model and tool calls share `settings.concurrency` slots, and a node that runs work
   in parallel (executor / vote given a plan, vote's k samples, map's items) holds its calls to its
-  own `concurrency` param as well (0: only the run's cap; `RunState.call_slots`).
+  own `concurrency` param as well (0: only the run's cap; `RunServices.call_slots`).
   States: queued → running → (waiting) → done | failed | skipped | cancelled. A node whose required
   input got no value (failed / skipped source, unrouted router branch) is skipped, and so on down.
   The run fails if any node failed (reason: every failure), else succeeds.
@@ -30,7 +30,7 @@ Semantics:
   feedback revises an artifact) → replan (a node that still fails, or a failed revision inside a
   judge's loop, re-runs the nearest planner above it with the failure as feedback, within its
   `max_replans`) → human (the run's `HumanPolicy`: approve tries once more, edit gives the result,
-  reject fails) → fail with the reason and what was tried (`recovery.py`, `roles/review.py`).
+  reject fails) → fail with the reason and what was tried (`recovery_ladder.py`, `roles/review.py`).
   Plans and verdicts are validated against JSON Schemas (`roles/reply_schemas.py`).
 - Control: `pause()` / `resume()` / `step()` / breakpoints; each change of the hold is one
   `RunPaused` / `RunResumed` event, and the run's deadline does not count the time it holds.
@@ -39,7 +39,7 @@ Semantics:
   edge that fires re-runs its loop body, at most the emitting node's loop bound times.
 - Map: one call per item (cap `concurrency`); Reduce: concat or model; Vote: k samples, majority or
   judge-selected.
-- Budgets: run limits (settings.budget) and node limits (`max_tokens_budget`, `max_cost_usd`,
+- Budgets: run limits (settings.budget, one `engine.budget.Budget`) and node limits (`max_tokens_budget`, `max_cost_usd`,
   `max_calls_budget`, `deadline_s`) are checked around every model call; token and cost limits also
   live while calls stream (a call crossing one is cut off, its tokens and cost so far counted; cost at
   the gateway's `price_of`), and deadlines (the run's, a node execution's) by a timer; the first hit emits
@@ -50,9 +50,9 @@ Semantics:
 - Tools: tool nodes (`server` "python" or an MCP stdio command) and executors (`tools` allow-list,
   `mcp:<command>` entries) use the run's tools — the registry given to `Run(tools=...)`, else the
   built-ins, plus MCP servers the run starts once per command and stops when it ends; executors
-  call them through the model's tool calls, at most `max_turns` turns. Every call is a
+  call them through the model's tool calls, at most `max_tool_turns` turns. Every call is a
   `ToolCallStarted` / `ToolCallFinished` pair with its arguments and result.
-- Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_turns, plan size), so
+- Every loop is bounded (max_rounds, max_replans, loop bounds, retries, max_tool_turns, plan size), so
   every run terminates.
 - Starting and following a run from a front end: `engine.runtime.launch` (`input_specs`, `prepare`,
   `start_run`, `follow` into an `engine.projection.RunProjection`) — the CLI and the window share it.

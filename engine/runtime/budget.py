@@ -1,13 +1,15 @@
-"""Live budget accounting for a run and its nodes: tokens, cost, wall-clock deadline, turns.
+"""Live budget accounting for a run and its nodes: tokens, cost, wall-clock deadline, model calls.
 
-Invariant: every LLM call passes `before_call` (turns, deadline) and `after_call` (tokens, cost);
+Invariant: every LLM call passes `before_call` (model calls, deadline) and `after_call` (tokens, cost);
 the first limit crossed raises `BudgetHit`, which names the budget, the node and the figures.
 Node limits come from the node's `max_tokens_budget` / `max_cost_usd` / `max_calls_budget` params
 (its `CallSettings`; 0 = none; counted over the whole run, re-executions included, in `nodes` —
 which holds only the nodes with a limit of their own, the only ones whose usage is read); a node's
 `deadline_s` is a timer around its execution (`within_deadline`, as a sub-graph's is).
 The run's deadline is checked before each call against the run's clock less the time the run held.
-A sub-graph's own run limits hold over its inner nodes while it runs (`scope_budget`, `scopes`).
+The run's limits are its plan's `Budget` (the workflow's run settings), counted and checked by a
+`BudgetScope` (`run`) — the same code that holds a sub-graph's own run limits over its inner nodes
+while it runs (`budget_scope`, `scopes`).
 Token and cost limits are also enforced while calls stream: `stream` counts a call's tokens in
 flight (its prompt, then each streamed delta) and, when the model's per-token price is known, their
 cost, on top of what finished calls used, across concurrent calls, and raises `BudgetHit` the moment
@@ -27,55 +29,43 @@ import asyncio
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import NoReturn, TypeVar
 
+from engine.budget import UNITS, Budget, BudgetKind
+from engine.runtime.budget_scope import BudgetScope, Usage
 from engine.runtime.nodesetup import CallSettings
-from engine.runtime.plan import BudgetLimits
-from engine.runtime.scope_budget import BudgetKind, ScopeBudget
-from engine.runtime.scope_budget import limited as scope_limited
 
 T = TypeVar("T")
-_UNITS = {"tokens": "tokens", "cost_usd": "USD", "deadline_s": "s", "max_turns": "turns"}
 
 
 class BudgetHit(Exception):
     def __init__(self, budget: BudgetKind, limit: float, actual: float, node_id: str | None, scope: str) -> None:
         self.budget, self.limit, self.actual, self.node_id = budget, limit, actual, node_id
-        unit = _UNITS[budget]
+        unit = UNITS[budget]
         where = f" at node {node_id}" if node_id else ""
         super().__init__(f"{scope} {budget} budget exceeded{where}: {actual:g} {unit} > limit {limit:g} {unit}")
 
 
-@dataclass(slots=True)
-class Usage:
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost_usd: float = 0.0
-    turns: int = 0
-
-    @property
-    def tokens(self) -> int:
-        return self.tokens_in + self.tokens_out
-
-
 class BudgetTracker:
-    def __init__(self, limits: BudgetLimits) -> None:
+    def __init__(self, limits: Budget) -> None:
         self.limits = limits
-        self.total = Usage()
+        self.run = BudgetScope("run", limits)  # the run's limits over every node; its usage is the run's
         self.nodes: defaultdict[str, Usage] = defaultdict(Usage)
         self.exceeded: BudgetHit | None = None
-        self.live_tokens = 0  # tokens of calls still streaming
-        self.live_nodes: defaultdict[str, int] = defaultdict(int)
-        self.live_cost = 0.0  # estimated cost of calls still streaming (their model's per-token price)
+        self.live_nodes: defaultdict[str, int] = defaultdict(int)  # tokens of a node's calls still streaming
         self.live_cost_nodes: defaultdict[str, float] = defaultdict(float)
-        # whether the run has any limit (tokens, cost, deadline, turns); read after every call
-        self.limited = bool(limits.max_tokens or limits.max_cost_usd or limits.deadline_s or limits.max_turns)
+        # whether the run has any limit (tokens, cost, deadline, model calls); read after every call
+        self.limited = limits.any
         # whether every call is counted while it streams (a run token or cost limit)
         self.meters = bool(limits.max_tokens or limits.max_cost_usd)
         # seconds the run held (paused, at a breakpoint): not counted against its deadline (`pausing`)
         self.held_s: Callable[[], float] = _nothing_held
-        self.scopes: list[ScopeBudget] = []  # the limits of sub-graphs running now (`scope_budget`)
+        self.scopes: list[BudgetScope] = []  # the limits of sub-graphs running now (`open_scope`)
+
+    @property
+    def total(self) -> Usage:
+        """What the run's finished calls used."""
+        return self.run.used
 
     def hit(self, budget: BudgetKind, limit: float, actual: float, node_id: str, scope: str) -> NoReturn:
         """Record that `budget` is exceeded (for limits checked elsewhere, e.g. a node's deadline)."""
@@ -108,19 +98,19 @@ class BudgetTracker:
         """Whether a call of a node with this limit needs its cost counted while it streams."""
         return bool(self.limits.max_cost_usd or node_max_cost or any(s.limits.max_cost_usd for s in self.scopes))
 
-    def open_scope(self, key: str, limits: BudgetLimits) -> ScopeBudget | None:
+    def open_scope(self, key: str, limits: Budget) -> BudgetScope | None:
         """Hold the nodes below sub-graph node `key` to its own `limits` until `close_scope`."""
-        if not scope_limited(limits):
+        if not limits.counted:  # a deadline alone is a timer, not a scope
             return None
-        scope = ScopeBudget(key, limits)
+        scope = BudgetScope(f"sub-graph {key}", limits, prefix=key + "/")
         self.scopes.append(scope)
         return scope
 
-    def close_scope(self, scope: ScopeBudget | None) -> None:
+    def close_scope(self, scope: BudgetScope | None) -> None:
         if scope is not None and scope in self.scopes:
             self.scopes.remove(scope)
 
-    def _scopes_of(self, node_id: str) -> list[ScopeBudget]:
+    def _scopes_of(self, node_id: str) -> list[BudgetScope]:
         return [s for s in self.scopes if s.covers(node_id)]
 
     def stream(self, node_id: str, tokens: int, node_max_tokens: int, cost: float = 0.0,
@@ -129,22 +119,15 @@ class BudgetTracker:
         if self.scopes:
             for scope in self._scopes_of(node_id):
                 scope.stream(node_id, tokens, cost, self._hit)
-        self.live_tokens += tokens
+        self.run.stream(node_id, tokens, cost, self._hit)
         self.live_nodes[node_id] += tokens
-        run_now = self.total.tokens + self.live_tokens
-        if self.limits.max_tokens and run_now > self.limits.max_tokens:
-            self._hit("tokens", self.limits.max_tokens, run_now, node_id, "run")
         if node_max_tokens:
             node_now = self.nodes[node_id].tokens + self.live_nodes[node_id]
             if node_now > node_max_tokens:
                 self._hit("tokens", node_max_tokens, node_now, node_id, "node")
         if not cost:
             return
-        self.live_cost += cost
         self.live_cost_nodes[node_id] += cost
-        run_cost = self.total.cost_usd + self.live_cost
-        if self.limits.max_cost_usd and run_cost > self.limits.max_cost_usd:
-            self._hit("cost_usd", self.limits.max_cost_usd, round(run_cost, 6), node_id, "run")
         if node_max_cost:
             node_cost = self.nodes[node_id].cost_usd + self.live_cost_nodes[node_id]
             if node_cost > node_max_cost:
@@ -152,9 +135,8 @@ class BudgetTracker:
 
     def settle(self, node_id: str, tokens: int, cost: float = 0.0) -> None:
         """The call that streamed `tokens` (costing `cost`) ended: they are no longer in flight."""
-        self.live_tokens -= tokens
+        self.run.settle(tokens, cost)
         self.live_nodes[node_id] -= tokens
-        self.live_cost -= cost
         self.live_cost_nodes[node_id] -= cost
         if self.scopes:
             for scope in self._scopes_of(node_id):
@@ -163,39 +145,37 @@ class BudgetTracker:
     def commit(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                node_limited: bool) -> None:
         """Add a call's usage without checking limits (a call cut off by a budget, or cancelled)."""
-        for usage in (self.total, self.nodes[node_id]) if node_limited else (self.total,):
-            usage.tokens_in += tokens_in
-            usage.tokens_out += tokens_out
-            usage.cost_usd += cost_usd
+        self.run.add(tokens_in, tokens_out, cost_usd)
+        if node_limited:
+            mine = self.nodes[node_id]
+            mine.tokens_in += tokens_in
+            mine.tokens_out += tokens_out
+            mine.cost_usd += cost_usd
         if self.scopes:
             for scope in self._scopes_of(node_id):
-                scope.add(tokens_in + tokens_out, cost_usd)
-
-    def limits_record(self) -> dict[str, float]:
-        lim = self.limits
-        return {"max_tokens": lim.max_tokens, "max_cost_usd": lim.max_cost_usd,
-                "deadline_s": lim.deadline_s, "max_turns": lim.max_turns}
+                scope.add(tokens_in, tokens_out, cost_usd)
 
     def before_call(self, node_id: str, elapsed: Callable[[], float], node: CallSettings) -> None:
-        """A call of `node_id` is about to start (one turn); `elapsed()` is the run's clock."""
+        """A call of `node_id` is about to start (one model call); `elapsed()` is the run's clock."""
         lim = self.limits
         if lim.deadline_s and (elapsed_s := elapsed() - self.held_s()) > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
-        if lim.max_turns and self.total.turns >= lim.max_turns:
-            self._hit("max_turns", lim.max_turns, self.total.turns + 1, node_id, "run")
-        if node.max_calls and self.nodes[node_id].turns >= node.max_calls:
-            self._hit("max_turns", node.max_calls, self.nodes[node_id].turns + 1, node_id, "node")
+        if lim.max_model_calls:
+            self.run.before_call(node_id, self._hit)
+        else:  # the common case, once per model call: only count it
+            self.run.used.calls += 1
+        if node.max_calls and self.nodes[node_id].calls >= node.max_calls:
+            self._hit("model_calls", node.max_calls, self.nodes[node_id].calls + 1, node_id, "node")
         if self.scopes:
             for scope in self._scopes_of(node_id):
                 scope.before_call(node_id, self._hit)
-        self.total.turns += 1
         if node.limited:
-            self.nodes[node_id].turns += 1
+            self.nodes[node_id].calls += 1
 
     def after_call(self, node_id: str, tokens_in: int, tokens_out: int, cost_usd: float,
                    node: CallSettings) -> None:
         if not (self.limited or node.limited or self.scopes):  # nothing to hold the call against: count it
-            total = self.total
+            total = self.run.used
             total.tokens_in += tokens_in
             total.tokens_out += tokens_out
             total.cost_usd += cost_usd
@@ -204,11 +184,7 @@ class BudgetTracker:
         if self.scopes:
             for scope in self._scopes_of(node_id):
                 scope.check(node_id, self._hit)
-        lim = self.limits
-        if lim.max_tokens and self.total.tokens > lim.max_tokens:
-            self._hit("tokens", lim.max_tokens, self.total.tokens, node_id, "run")
-        if lim.max_cost_usd and self.total.cost_usd > lim.max_cost_usd:
-            self._hit("cost_usd", lim.max_cost_usd, round(self.total.cost_usd, 6), node_id, "run")
+        self.run.check(node_id, self._hit)
         if not node.limited:
             return
         mine = self.nodes[node_id]

@@ -22,7 +22,7 @@ from engine.llm.types import LLMResponse
 from engine.runtime.control import HumanAnswer, HumanReply
 from engine.runtime.llmcall import call_llm, model_for
 from engine.runtime.plan import PlanNode
-from engine.runtime.state import NodeFailed, RunState
+from engine.runtime.run_services import NodeFailed, RunServices
 from engine.runtime.toolspan import ToolSpan, describe_error
 from engine.tools.errors import ToolError
 
@@ -34,7 +34,7 @@ E = TypeVar("E", bound=Event)
 
 
 class NodeContext:
-    def __init__(self, state: RunState, graph: GraphExecutor, node: PlanNode, inputs: Mapping[str, Any],
+    def __init__(self, state: RunServices, graph: GraphExecutor, node: PlanNode, inputs: Mapping[str, Any],
                  span_id: str, round: int = 0, feedback: Mapping[str, Any] | None = None, *,
                  key: str | None = None) -> None:
         self.state, self.graph, self.node = state, graph, node

@@ -3,7 +3,7 @@
 Invariants: every attempt is its own LLM span — `LLMCallStarted` carries `LLMRequest.to_record()`
 and the closing `LLMCallFinished` carries `LLMResponse.to_record()` (what replay serves back) or
 the error; a cancelled call still closes its span. Calls hold one of the run's `concurrency` slots,
-and one of their node's own (`PlanNode.setup.concurrency`, when set): `RunState.call_slots`.
+and one of their node's own (`PlanNode.setup.concurrency`, when set): `RunServices.call_slots`.
 The gateway retries the request itself (`request.retries`) inside the span — a stream retried after
 it broke is announced by `LLMStreamRestarted`, so the text after a span's last restart is its reply;
 on a retryable `LLMError` that survives it, the runtime retries the node's call once more after a
@@ -27,18 +27,18 @@ from engine.events import BudgetUpdated, LLMCallFinished
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.nodesetup import CallSettings, call_settings
 from engine.runtime.plan import PlanNode
-from engine.runtime.state import NodeFailed, RunState
+from engine.runtime.run_services import NodeFailed, RunServices
 from engine.runtime.streaming import CallDeltas, meter_for
 
 NODE_RETRY_BACKOFF_S = 0.2
 _new_request: Callable[..., LLMRequest] = LLMRequest.__new__  # its constructor without type.__call__ around it
 
 
-def model_for(state: RunState, node: PlanNode) -> str:
+def model_for(state: RunServices, node: PlanNode) -> str:
     return state.overrides.get(node.role) or node.setup.model
 
 
-async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: str,
+async def call_llm(state: RunServices, node: PlanNode, node_key: str, parent_span: str,
                    messages: list[dict[str, Any]], metadata: dict[str, Any],
                    model: str | None = None, tools: list[dict[str, Any]] | None = None) -> LLMResponse:
     model = model or model_for(state, node)
@@ -64,7 +64,7 @@ async def call_llm(state: RunState, node: PlanNode, node_key: str, parent_span: 
     raise AssertionError("unreachable")
 
 
-async def _attempt(state: RunState, settings: CallSettings, node_key: str, parent_span: str,
+async def _attempt(state: RunServices, settings: CallSettings, node_key: str, parent_span: str,
                    request: LLMRequest, cap: int) -> LLMResponse:
     hub, budget = state.hub, state.budget
     slots = state.call_slots(node_key, cap) if cap else state.slots
@@ -127,7 +127,7 @@ async def _attempt(state: RunState, settings: CallSettings, node_key: str, paren
     return response
 
 
-def _announce(state: RunState, parent_span: str, settings: CallSettings) -> None:
+def _announce(state: RunServices, parent_span: str, settings: CallSettings) -> None:
     """The run's usage after a call, for runs (or nodes) with a limit to hold it against. Without any,
     the usage is in each `LLMCallFinished` and the run's totals in `RunFinished`."""
     if not (state.budget.limited or settings.limited):

@@ -8,7 +8,7 @@ The run's `deadline_s` counts the time the run goes on, not the time it holds: a
 user, stopped at a breakpoint or between single steps is being looked at, not running late, and a
 person who pauses a run with a 60 s deadline to read a node's output expects it to go on with the time
 it had left, not to be cut `budget_exceeded` on resume. Work in flight when the run holds still goes
-on (a node's own `deadline_s`, tokens, cost and turns still bound it); the clock counts again from
+on (a node's own `deadline_s`, tokens, cost and model calls still bound it); the clock counts again from
 "resume".
 
 Invariants: events are announced only between `RunStarted` and `RunFinished` (`start` / `stop`); a

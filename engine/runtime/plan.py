@@ -23,6 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from engine.budget import Budget
 from engine.graph.family_checks import family_problems
 from engine.graph.format import document_hash, workflow_to_dict
 from engine.graph.model import Workflow
@@ -31,7 +32,7 @@ from engine.graph.validate import validate
 from engine.runtime.nodesetup import NodeSetup, node_setup, role_facts
 from engine.runtime.plan_judges import JudgeWiring
 
-__all__ = ["BudgetLimits", "CompileError", "PlanEdge", "PlanNode", "RunPlan", "compile_workflow", "family_problems"]
+__all__ = ["CompileError", "PlanEdge", "PlanNode", "RunPlan", "compile_workflow", "family_problems"]
 
 
 class CompileError(Exception):
@@ -74,22 +75,12 @@ class PlanNode:
 
 
 @dataclass(frozen=True, slots=True)
-class BudgetLimits:
-    """Run-wide limits; 0 means no limit."""
-
-    max_tokens: int = 0
-    max_cost_usd: float = 0.0
-    deadline_s: float = 0.0
-    max_turns: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class RunPlan:
     workflow_id: str
     workflow_name: str
     workflow_hash: str
     document: Mapping[str, Any]
-    budget: BudgetLimits
+    budget: Budget  # the workflow's run settings' own (a `Budget` never changes)
     concurrency: int
     seed: int
     nodes: Mapping[str, PlanNode]
@@ -125,11 +116,10 @@ def compile_workflow(wf: Workflow, *, base_dir: Path | None = None,
     params = {n["id"]: n["params"] for n in json.loads(json.dumps([
         {"id": n["id"], "params": n["params"]} for n in document["nodes"]]))}
     nodes, order = _freeze_graph(wf, params)
-    b = wf.settings.budget
     return RunPlan(
         workflow_id=wf.id or wf.name, workflow_name=wf.name, workflow_hash=document_hash(document),
         document=document,
-        budget=BudgetLimits(int(b.max_tokens), float(b.max_cost_usd), float(b.deadline_s), int(b.max_turns)),
+        budget=wf.settings.budget,
         concurrency=max(1, int(wf.settings.concurrency)), seed=int(wf.settings.seed),
         nodes=MappingProxyType(nodes), order=order, subplans=MappingProxyType(subplans))
 

@@ -51,9 +51,9 @@ from engine.runtime.ports import EventRecorder, RunStore
 from engine.runtime.preflight import missing_keys
 from engine.runtime.run_contracts import check_contracts
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
+from engine.runtime.run_services import RunServices
 from engine.runtime.scheduler import GraphExecutor
 from engine.runtime.startup import begin_durably, close_writer
-from engine.runtime.state import RunState
 from engine.runtime.sub_graph_versions import SETTINGS_KEY as SUB_GRAPHS
 from engine.runtime.sub_graph_versions import sub_graph_documents
 from engine.tools.registry import ToolRegistry
@@ -155,7 +155,7 @@ class Run:
     async def _execute(self) -> RunResult:
         plan, hub = self.plan, self.hub
         writer = self._open_store()
-        state = RunState(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
+        state = RunServices(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
                          plan.concurrency, plan.workflow_id, self.overrides, self._human, self._tools,
                          self._memory_backend())
         span = hub.new_span("run")
@@ -228,10 +228,10 @@ class Run:
         lost += [start_problem] if start_problem else []
         return replace(result, recording_errors=lost) if lost else result
 
-    def _settings(self, state: RunState) -> dict[str, Any]:
+    def _settings(self, state: RunServices) -> dict[str, Any]:
         plan = self.plan
         settings = {"concurrency": plan.concurrency, "seed": plan.seed,
-                    "budget": state.budget.limits_record(), "model_overrides": dict(self.overrides)}
+                    "budget": state.budget.limits.to_record(), "model_overrides": dict(self.overrides)}
         if plan.subplans:  # the versions the sub-graph nodes run (sub_graph_versions.py)
             settings[SUB_GRAPHS] = {path: version for path, (version, _) in sub_graph_documents(plan).items()}
         return settings

@@ -8,7 +8,7 @@ Invariants:
   body itself; any other back edge that fires re-runs the loop body from its target up to the
   emitting node, at most the emitting node's loop bound (e.g. a router's `max_loops`) times;
 - a node that fails all the same (its calls' retries and repairs spent) is handed to the recovery
-  ladder (`recovery.py`: replan through the planner above it → ask a person → fail) before it counts
+  ladder (`recovery_ladder.py`: replan through the planner above it → ask a person → fail) before it counts
   as failed;
 - a port fed by several edges gets their values in the order of its edges (the plan's), never in the
   order the sources finished: a run and its replay merge alike however parallel branches complete;
@@ -31,8 +31,8 @@ from engine.events import LogMessage, NodeState
 from engine.runtime.context import NodeContext
 from engine.runtime.loop_body import loop_body
 from engine.runtime.plan import PlanEdge, PlanNode, RunPlan
-from engine.runtime.recovery import recover
-from engine.runtime.state import NodeFailed, RunState
+from engine.runtime.recovery_ladder import recover
+from engine.runtime.run_services import NodeFailed, RunServices
 
 if TYPE_CHECKING:
     from engine.roles import RoleHandler
@@ -41,7 +41,7 @@ _YIELD_EVERY = 64  # nodes one task runs in a row before it lets the event loop 
 
 
 class GraphExecutor:
-    def __init__(self, state: RunState, plan: RunPlan, *, parent_span: str, inputs: Mapping[str, Any],
+    def __init__(self, state: RunServices, plan: RunPlan, *, parent_span: str, inputs: Mapping[str, Any],
                  prefix: str = "") -> None:
         self.state, self.plan, self.parent_span, self.inputs, self.prefix = state, plan, parent_span, inputs, prefix
         self.status: dict[str, str] = {}
@@ -117,7 +117,7 @@ class GraphExecutor:
                 try:
                     outputs = await self._run_node(nid)
                 except NodeFailed as exc:
-                    try:  # replan → ask a human → fail (recovery.py)
+                    try:  # replan → ask a human → fail (recovery_ladder.py)
                         outputs = await recover(self, nid, str(exc))
                     except NodeFailed as final:
                         self.failures.append(f"{self.plan.nodes[nid].label}: {final}")

@@ -16,14 +16,14 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from engine.budget import Budget
 from engine.events import LLMCallRetrying, LLMStreamRestarted
 from engine.llm.prices import ModelPrice
 from engine.llm.tokens import count_messages, count_text
 from engine.llm.types import LLMError, LLMRequest, LLMResponse
 from engine.runtime.budget import BudgetHit, BudgetTracker
 from engine.runtime.nodesetup import CallSettings
-from engine.runtime.plan import BudgetLimits
-from engine.runtime.state import RunState
+from engine.runtime.run_services import RunServices
 
 
 class TokenMeter:
@@ -69,7 +69,7 @@ class TokenMeter:
             self.budget.settle(self.node_key, self.prompt + self.streamed, self.cost())
 
 
-UNMETERED = TokenMeter(BudgetTracker(BudgetLimits()), "", "", 0, 0.0, None)  # no limit: never on
+UNMETERED = TokenMeter(BudgetTracker(Budget()), "", "", 0, 0.0, None)  # no limit: never on
 
 
 def meter_for(budget: BudgetTracker, node_key: str, request: LLMRequest, settings: CallSettings,
@@ -91,7 +91,7 @@ class CallDeltas:
     generated). A provider running in a worker thread may call any of them there: the event is then
     emitted on the loop."""
 
-    def __init__(self, state: RunState, span: str, parent_span: str, meter: TokenMeter) -> None:
+    def __init__(self, state: RunServices, span: str, parent_span: str, meter: TokenMeter) -> None:
         self.hub, self.span, self.parent_span, self.meter = state.hub, span, parent_span, meter
         self.loop, self.loop_thread = state.loop, state.loop_thread
 

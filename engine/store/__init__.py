@@ -16,13 +16,14 @@ Importing this package imports SQLAlchemy (it is not imported by `engine/__init_
 
 from __future__ import annotations
 
+from engine.memory.backend import MemoryEntry
 from engine.store.batch import IncompleteWrite
 from engine.store.codec import call_key
 from engine.store.migrations import SCHEMA_VERSION
+from engine.store.orphan_runs import INTERRUPTED_REASON
 from engine.store.paths import DB_ENV_VAR, default_db_path
 from engine.store.records import (
     AmbiguousRunIdError,
-    MemoryEntry,
     RecordedCall,
     RunExistsError,
     RunSummary,
@@ -30,7 +31,6 @@ from engine.store.records import (
     StoreOpenError,
     VerdictRecord,
 )
-from engine.store.recovery import INTERRUPTED_REASON
 from engine.store.store import TraceStore
 from engine.store.writer import TraceWriter
 

@@ -16,8 +16,9 @@ from sqlalchemy import Connection, Row, select
 
 from engine.events import Event
 from engine.gc_pause import gc_paused
+from engine.memory.backend import MemoryEntry
 from engine.store.calls import fold_calls
-from engine.store.records import MemoryEntry, RecordedCall, RunSummary, SpanRecord, VerdictRecord
+from engine.store.records import RecordedCall, RunSummary, SpanRecord, VerdictRecord
 from engine.store.segments import decode_segment
 from engine.store.spans import fold_spans
 from engine.store.tables import EVENT_SEGMENTS, RUNS, VERDICTS

@@ -110,18 +110,3 @@ class RecordedCall:
     error_type: str | None
     started_seq: int | None
     finished_seq: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryEntry:
-    memory: str
-    scope: str
-    scope_id: str
-    key: str
-    value: Any
-    node_id: str
-    run_id: str
-    admitted: bool
-    reason: str
-    seq: int
-    ts: float

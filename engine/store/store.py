@@ -24,15 +24,16 @@ from sqlalchemy.dialects.sqlite import insert as upsert
 from sqlalchemy.exc import DBAPIError
 
 from engine.events import Event, RunFinished, RunStarted
+from engine.memory.backend import MemoryEntry
 from engine.store import queries
 from engine.store.batch import BatchWriter
 from engine.store.codec import canonical_json, sha256_hex
 from engine.store.connection import create_private, make_engine
 from engine.store.documents import decode_document, encode_document
 from engine.store.migrations import SCHEMA_VERSION, check_file, migrate
+from engine.store.orphan_runs import recover_orphaned_runs
 from engine.store.records import (
     AmbiguousRunIdError,
-    MemoryEntry,
     RecordedCall,
     RunExistsError,
     RunSummary,
@@ -40,7 +41,6 @@ from engine.store.records import (
     StoreOpenError,
     VerdictRecord,
 )
-from engine.store.recovery import recover_orphaned_runs
 from engine.store.run_verdicts import verdict_counts
 from engine.store.tables import (
     EVENT_SEGMENTS,

@@ -166,7 +166,7 @@ def test_run_limit_flags_hold_for_this_run_only(tmp_path: Path, capsys: pytest.C
                  "--max-cost", "0.5", "--deadline", "30", "--seed", "7"]) == 1
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert records[0]["settings"]["budget"] == {"max_tokens": 150, "max_cost_usd": 0.5, "deadline_s": 30.0,
-                                                "max_turns": 200}
+                                                "max_model_calls": 200}
     assert records[0]["settings"]["seed"] == 7
     assert records[-1]["status"] == "budget_exceeded" and "tokens budget exceeded" in records[-1]["reason"]
     assert EXAMPLE.read_text() == before  # the file keeps its own settings

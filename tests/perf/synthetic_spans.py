@@ -30,7 +30,7 @@ class _Seq:
 def _start(s: _Seq, nodes: int) -> None:
     s.add(ev.RunStarted, 0.0, workflow_id="w", workflow_name="Synthetic", workflow_hash="h", span_id="run",
           settings={"budget": {"max_tokens": 50_000_000, "max_cost_usd": 500.0, "deadline_s": 7200.0,
-                               "max_turns": 200_000}})
+                               "max_model_calls": 200_000}})
     s.add(ev.RunPlanned, 0.0, nodes=[[f"n{i}", f"Node {i:03d}", "executor"] for i in range(nodes)])
 
 

@@ -53,7 +53,7 @@ def test_plots_and_breakdowns_match_the_stored_run(qtbot: QtBot, name: str) -> N
     assert f"{calls:,} model calls" in panel.total.text()
     gauges = panel.gauges
     assert gauges["tokens"].used == tokens and gauges["tokens"].limit  # the examples set limits
-    assert gauges["max_turns"].used == calls
+    assert gauges["model_calls"].used == calls
     assert gauges["cost_usd"].level == "ok"
 
 
@@ -69,12 +69,13 @@ def test_unpriced_model_says_price_unknown_never_zero(qtbot: QtBot) -> None:
     assert "unpriced" in panel.gauges["cost_usd"].text
 
 
-def _budget_run(tokens: int, cost: float, elapsed: float, calls: int, priced: bool = True) -> RunProjection:
+def _budget_run(tokens: int, cost: float, elapsed: float, calls: int, priced: bool = True,
+                calls_field: str = "max_model_calls") -> RunProjection:
     r = "r"
     events: list[ev.Event] = [
         ev.RunStarted(run_id=r, seq=1, ts=0.0, workflow_id="w", workflow_name="W", workflow_hash="h",
                       settings={"budget": {"max_tokens": 1000, "max_cost_usd": 1.0, "deadline_s": 10.0,
-                                           "max_turns": 10}}),
+                                           calls_field: 10}}),
         ev.RunPlanned(run_id=r, seq=2, ts=0.0, nodes=[["a", "Alpha", "executor"], ["b", "Beta", "critic"]]),
     ]
     seq = 3
@@ -92,15 +93,20 @@ def _budget_run(tokens: int, cost: float, elapsed: float, calls: int, priced: bo
 def test_gauges_turn_amber_and_red_near_their_limits(qtbot: QtBot) -> None:
     panel = _panel(qtbot, _budget_run(tokens=800, cost=0.5, elapsed=9.5, calls=8))
     g = panel.gauges
-    assert (g["tokens"].level, g["cost_usd"].level, g["deadline_s"].level, g["max_turns"].level) == \
+    assert (g["tokens"].level, g["cost_usd"].level, g["deadline_s"].level, g["model_calls"].level) == \
         ("amber", "ok", "red", "amber")
     assert "800 / 1,000 · 80%" in g["tokens"].text
     panel.set_projection(_budget_run(tokens=960, cost=0.95, elapsed=1.0, calls=10))
-    assert (g["tokens"].level, g["cost_usd"].level, g["deadline_s"].level, g["max_turns"].level) == \
+    assert (g["tokens"].level, g["cost_usd"].level, g["deadline_s"].level, g["model_calls"].level) == \
         ("red", "red", "ok", "red")
     assert panel.cost_plot.limit_line.isVisible() and panel.cost_plot.limit_line.value() == 1.0
     assert panel.tokens_plot.limit_line.value() == 1000
     assert "of $1.0000 (95%)" in panel.cost_plot.title_shown
+
+
+def test_a_run_stored_before_format_version_3_shows_its_model_call_limit(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, _budget_run(tokens=10, cost=0.0, elapsed=1.0, calls=8, calls_field="max_turns"))
+    assert panel.gauges["model_calls"].limit == 10 and panel.gauges["model_calls"].level == "amber"
 
 
 def test_no_limit_says_so(qtbot: QtBot) -> None:

@@ -2,7 +2,7 @@
 run's budget lines, and per-node / per-model breakdowns.
 
 Gauges: tokens, cost, deadline (elapsed as the deadline counts it vs `deadline_s`) and model calls
-(vs `max_turns`); amber from 75 %, red from 90 %, "no limit" when the run sets none. The node filter
+(vs `max_model_calls`); amber from 75 %, red from 90 %, "no limit" when the run sets none. The node filter
 restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
 on the plots. A cost the gateway could not price says "price unknown", never "$0".
 
@@ -32,23 +32,6 @@ from widgets.run_panel import RunPanel
 
 ROW_HEIGHT = 22
 PLOT_INTERVAL_MS = 200  # live plots redraw at most this often (the tables and gauges every flush)
-LIMIT_KEYS = {"tokens": ("tokens", "max_tokens"), "cost_usd": ("cost_usd", "max_cost_usd"),
-              "deadline_s": ("deadline_s", "deadline"), "max_turns": ("max_turns", "calls")}
-
-
-def run_limits(projection: RunProjection) -> dict[str, float]:
-    """The run's limits by budget name (tokens, cost_usd, deadline_s, max_turns), from its settings and
-    the last `BudgetUpdated` that named any."""
-    given = dict(projection.limits())
-    if projection.budget is not None:
-        given.update({k: float(v) for k, v in projection.budget.limits.items() if v})
-    found = {}
-    for name, keys in LIMIT_KEYS.items():
-        for key in keys:
-            if given.get(key):
-                found[name] = given[key]
-                break
-    return found
 
 
 def _seconds(value: float) -> str:
@@ -78,7 +61,7 @@ class CostPanel(RunPanel):
         super().__init__(parent)
         self.gauges = {name: BudgetGauge(title) for name, title in
                        (("tokens", "Tokens"), ("cost_usd", "Cost"), ("deadline_s", "Deadline"),
-                        ("max_turns", "Model calls"))}
+                        ("model_calls", "Model calls"))}
         self.cost_plot = UsagePlot("Cost", "$")
         self.tokens_plot = UsagePlot("Tokens", "")
         self.node_model, self.model_model = NodeUsageModel(), ModelUsageModel()
@@ -169,7 +152,7 @@ class CostPanel(RunPanel):
             self._plotted_at = time.monotonic()
 
     def _show_gauges(self, p: RunProjection) -> None:
-        limits = run_limits(p)
+        limits = p.limits()
         budget = p.budget
         tokens = max(p.tokens_in + p.tokens_out, budget.tokens if budget else 0)
         cost = max(p.cost_usd, budget.cost_usd if budget else 0.0)
@@ -184,11 +167,11 @@ class CostPanel(RunPanel):
                                           f"${lim('cost_usd', 0):.2f}")
         self.gauges["deadline_s"].set_value(elapsed, lim("deadline_s"), _seconds(elapsed),
                                             f"{lim('deadline_s', 0):.0f} s")
-        self.gauges["max_turns"].set_value(calls, lim("max_turns"), f"{calls:,}", f"{lim('max_turns', 0):.0f}")
+        self.gauges["model_calls"].set_value(calls, lim("model_calls"), f"{calls:,}", f"{lim('model_calls', 0):.0f}")
 
     def _show_plots(self, p: RunProjection, view: CostView) -> None:
         assert view.cost is not None and view.tokens is not None  # built with its lines (`_show`'s `plots`)
-        limits = run_limits(p)
+        limits = p.limits()
         self.cost_plot.show_series(view.cost, limits.get("cost_usd"), "${:.4f}")
         self.tokens_plot.show_series(view.tokens, limits.get("tokens"), "{:,.0f}")
         empty = (np.empty(0), np.empty(0))

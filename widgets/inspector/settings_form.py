@@ -42,20 +42,20 @@ class RunSettingsForm(QWidget):
         self.max_tokens = _int_spin(self, 0, _INT_MAX, "Token budget of a whole run (0 = none)")
         self.max_cost = _float_spin(self, 1e6, 4, "Cost budget of a run in USD (0 = none)")
         self.deadline = _float_spin(self, 1e7, 1, "Wall-clock deadline in seconds (0 = none)")
-        self.max_turns = _int_spin(self, 0, _INT_MAX, "Most model calls in a run (0 = none)")
+        self.max_model_calls = _int_spin(self, 0, _INT_MAX, "Most model calls in a run (0 = none)")
         self.concurrency = _int_spin(self, 1, 1000, "Most nodes running at once")
         self.seed = _int_spin(self, -_INT_MAX, _INT_MAX, "Seed of the simulated provider and sampling")
-        for budget in (self.max_tokens, self.max_cost, self.deadline, self.max_turns):
+        for budget in (self.max_tokens, self.max_cost, self.deadline, self.max_model_calls):
             budget.setSpecialValueText("none")  # 0 is no limit: say so
         layout.addRow("Max tokens", self.max_tokens)
         layout.addRow("Max cost (USD)", self.max_cost)
         layout.addRow("Deadline (s)", self.deadline)
-        layout.addRow("Max turns", self.max_turns)
+        layout.addRow("Max model calls", self.max_model_calls)
         layout.addRow("Concurrency", self.concurrency)
         layout.addRow("Seed", self.seed)
         self._loading = False
         self.refresh()
-        for spin in (self.max_tokens, self.max_cost, self.deadline, self.max_turns, self.concurrency, self.seed):
+        for spin in (self.max_tokens, self.max_cost, self.deadline, self.max_model_calls, self.concurrency, self.seed):
             spin.valueChanged.connect(self._on_edited)
 
     def refresh(self) -> None:
@@ -65,7 +65,7 @@ class RunSettingsForm(QWidget):
             self.max_tokens.setValue(settings.budget.max_tokens)
             self.max_cost.setValue(settings.budget.max_cost_usd)
             self.deadline.setValue(settings.budget.deadline_s)
-            self.max_turns.setValue(settings.budget.max_turns)
+            self.max_model_calls.setValue(settings.budget.max_model_calls)
             self.concurrency.setValue(settings.concurrency)
             self.seed.setValue(settings.seed)
         finally:
@@ -73,7 +73,7 @@ class RunSettingsForm(QWidget):
 
     def current(self) -> RunSettings:
         budget = Budget(self.max_tokens.value(), float(self.max_cost.value()),
-                        float(self.deadline.value()), self.max_turns.value())
+                        float(self.deadline.value()), self.max_model_calls.value())
         return RunSettings(budget, self.concurrency.value(), self.seed.value())
 
     def _on_edited(self, *_args: object) -> None:

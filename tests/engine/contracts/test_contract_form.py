@@ -83,7 +83,7 @@ def test_a_version_1_file_migrates_and_is_saved_at_the_current_version() -> None
     doc["version"] = 1
     wf = workflow_from_dict(doc)
     assert wf.contracts == ()
-    assert json.loads(dumps_workflow(wf))["version"] == FORMAT_VERSION == 2
+    assert json.loads(dumps_workflow(wf))["version"] == FORMAT_VERSION == 3
     assert "contracts" not in json.loads(dumps_workflow(wf))
 
 

@@ -16,7 +16,7 @@ def test_copy_keeps_only_edges_inside_the_selection() -> None:
     wf = generate_workflow(30, seed=4)
     chosen = list(wf.nodes)[5:15]
     fragment = copy_fragment(wf, [*chosen, "not-a-node"])
-    assert fragment["format"] == "triadic.fragment" and fragment["version"] == 1
+    assert fragment["format"] == "triadic.fragment" and fragment["version"] == 2
     assert [n["id"] for n in fragment["nodes"]] == chosen
     assert fragment["edges"]
     assert all(e["source"] in chosen and e["target"] in chosen for e in fragment["edges"])

@@ -62,7 +62,7 @@ def test_bad_documents_are_refused_with_a_located_message(text: str, expected: s
 
 def test_newer_version_is_refused() -> None:
     message = problem_of('{"format": "triadic.workflow", "version": 7, "nodes": []}')
-    assert "made by a newer Triadic (version 7); this one reads up to 2" in message
+    assert "made by a newer Triadic (version 7); this one reads up to 3" in message
 
 
 def test_every_structural_error_is_reported() -> None:

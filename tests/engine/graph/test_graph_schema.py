@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from engine.graph.fast_schema_check import compile_schema
 from engine.graph.format import dumps_workflow
 from engine.graph.generate import generate_workflow
 from engine.graph.schema import WORKFLOW_SCHEMA, main, published_schema_path, schema_text
-from engine.graph.schema_check import compile_schema
 
 VALID: dict[str, Any] = json.loads(dumps_workflow(generate_workflow(12, seed=1)))
 FAST = compile_schema(WORKFLOW_SCHEMA)

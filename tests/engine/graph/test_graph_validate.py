@@ -122,13 +122,13 @@ def test_a_cycle_avoiding_the_bounded_node_is_still_unbounded() -> None:
 
 def test_param_type_range_and_choice_errors_and_unknown_params() -> None:
     wf = triad()
-    wf.nodes["do"].params.update({"temperature": 3.5, "max_turns": "four", "retries": True, "colour": "red"})
+    wf.nodes["do"].params.update({"temperature": 3.5, "max_tool_turns": "four", "retries": True, "colour": "red"})
     wf.add_node(Node("v", "verifier", "Check", {"check": "magic"}))
     wf.add_edge(Edge("e6", "do", "result", "v", "subject"))
     problems = validate(wf)
     bad = {p.field: p.message for p in only(problems, "bad_param")}
     assert bad["params.temperature"] == "Parameter 'temperature' of Executor 'Do' (do) must be between 0 and 2, not 3.5."
-    assert bad["params.max_turns"] == "Parameter 'max_turns' of Executor 'Do' (do) must be a whole number."
+    assert bad["params.max_tool_turns"] == "Parameter 'max_tool_turns' of Executor 'Do' (do) must be a whole number."
     assert bad["params.retries"].endswith("must be a whole number.")
     assert "must be one of 'python', 'json_schema', 'regex', 'command', 'sql', not 'magic'" in bad["params.check"]
     [unknown] = only(problems, "unknown_param")

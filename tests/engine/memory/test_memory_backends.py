@@ -69,8 +69,8 @@ class FakeStore:
                 (memory, scope, scope_id, key) and r.get("admitted", True)]
         return hits[-1] if hits else None
 
-    def memory_history(self, memory: str, scope: str, scope_id: str) -> list[dict[str, Any]]:
-        return [r for r in self.rows if (r["memory"], r["scope"], r["scope_id"]) == (memory, scope, scope_id)]
+    def memory_history(self, memory: str, scope: str, scope_id: str) -> list[MemoryEntry]:
+        return [MemoryEntry(**r) for r in self.rows if (r["memory"], r["scope"], r["scope_id"]) == (memory, scope, scope_id)]
 
 
 def test_store_backend_caches_writes_until_the_event_lands() -> None:

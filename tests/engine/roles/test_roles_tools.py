@@ -31,9 +31,9 @@ def calls(*script: tuple[str, dict[str, object]] | str):  # type: ignore[no-unty
     return reply
 
 
-def one_executor(tools: list[str], max_turns: int = 4):  # type: ignore[no-untyped-def]
+def one_executor(tools: list[str], max_tool_turns: int = 4):  # type: ignore[no-untyped-def]
     return build([("in", "input", {"default": "use the tools"}),
-                  ("x", "executor", {"tools": tools, "max_turns": max_turns, "system_prompt": "Be exact."}),
+                  ("x", "executor", {"tools": tools, "max_tool_turns": max_tool_turns, "system_prompt": "Be exact."}),
                   ("out", "output", {})], ["in.value->x.task", "x.result->out.value"])
 
 
@@ -41,7 +41,7 @@ def one_executor(tools: list[str], max_turns: int = 4):  # type: ignore[no-untyp
 async def test_tool_results_and_errors_go_back_to_the_model() -> None:
     gateway = FakeGateway(calls(("calculator", {"expression": "6 * 7"}), ("calculator", {"expression": "1/0"}),
                                 ("word_count", {"text": "a b"}), ("nope", {}), "the answer is 42"))
-    run = Run(compile_workflow(one_executor(["calculator"], max_turns=5)), gateway=gateway)
+    run = Run(compile_workflow(one_executor(["calculator"], max_tool_turns=5)), gateway=gateway)
     result = await run.wait()
     assert result.status == "succeeded" and result.outputs["result"] == "the answer is 42"
     last = gateway.requests[-1]
@@ -58,11 +58,11 @@ async def test_tool_results_and_errors_go_back_to_the_model() -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_model_that_only_calls_tools_fails_after_max_turns() -> None:
+async def test_a_model_that_only_calls_tools_fails_after_max_tool_turns() -> None:
     gateway = FakeGateway(calls(*[("calculator", {"expression": "1+1"})] * 10))
-    run = Run(compile_workflow(one_executor(["calculator"], max_turns=3)), gateway=gateway)
+    run = Run(compile_workflow(one_executor(["calculator"], max_tool_turns=3)), gateway=gateway)
     result = await run.wait()
-    assert result.status == "failed" and "still called tools after max_turns=3" in result.reason
+    assert result.status == "failed" and "still called tools after max_tool_turns=3" in result.reason
     assert len(gateway.requests) == 3
     # the calls of the last turn are not run: no turn is left to read their results (no side effects)
     assert sum(isinstance(e, ToolCallStarted) for e in run.hub.history) == 2
@@ -123,7 +123,7 @@ async def test_an_executor_with_read_only_tools_is_offered_and_allowed_only_thos
         written.append(path)
         return "written"
 
-    wf = one_executor(["look", "write"], max_turns=4)
+    wf = one_executor(["look", "write"], max_tool_turns=4)
     wf.set_param("x", "read_only_tools", True)  # type: ignore[attr-defined]
     gateway = FakeGateway(calls(("look", {"path": "a.txt"}), ("write", {"path": "a.txt"}), "looked only"))
     result = await Run(compile_workflow(wf), gateway=gateway, tools=registry).wait()

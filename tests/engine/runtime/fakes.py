@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.graph.model import Edge, Node, NodeUi, Workflow
@@ -76,7 +77,7 @@ def build(nodes: list[tuple[str, str, dict[str, Any]]], edges: list[str], **sett
         if key in ("concurrency", "seed"):
             setattr(wf.settings, key, value)
         else:
-            setattr(wf.settings.budget, key, value)
+            wf.settings.budget = replace(wf.settings.budget, **{key: value})
     return wf
 
 

@@ -13,7 +13,7 @@ def test_compile_freezes_params_and_classifies_loop_edges() -> None:
     plan = compile_workflow(wf)
     wf.set_param("executor", "prompt", "changed after compile")
     assert plan.nodes["executor"].param("prompt") == "{task}"
-    assert plan.nodes["executor"].param("max_turns") == 4  # role default filled in
+    assert plan.nodes["executor"].param("max_tool_turns") == 4  # role default filled in
     kinds = {e.id: e.kind for n in plan.nodes.values() for e in n.outputs}
     assert kinds["e4"] == "back" and all(k == "forward" for i, k in kinds.items() if i != "e4")
     assert plan.order.index("planner") < plan.order.index("executor") < plan.order.index("critic")

@@ -37,8 +37,8 @@ async def test_node_cost_budget_and_turn_budget() -> None:
     wf.set_param("x1", "max_cost_usd", 0.005)  # type: ignore[attr-defined]
     result = await execute(wf, gateway=FakeGateway(cost_usd=0.01))
     assert result.status == "budget_exceeded" and "node cost_usd budget exceeded at node x1" in result.reason
-    result = await execute(chain(5, max_turns=2), gateway=FakeGateway())
-    assert result.status == "budget_exceeded" and "max_turns" in result.reason
+    result = await execute(chain(5, max_model_calls=2), gateway=FakeGateway())
+    assert result.status == "budget_exceeded" and "model_calls" in result.reason
 
 
 @pytest.mark.asyncio
@@ -212,6 +212,6 @@ async def test_a_node_call_budget_stops_the_run_at_the_call_over_it() -> None:
     run = Run(compile_workflow(wf), gateway=gateway)  # type: ignore[arg-type]
     result = await run.wait()
     assert result.status == "budget_exceeded" and len(gateway.requests) == 2  # the third sample is never sent
-    assert result.reason == "node max_turns budget exceeded at node v: 3 turns > limit 2 turns"
+    assert result.reason == "node model_calls budget exceeded at node v: 3 calls > limit 2 calls"
     hit = next(e for e in run.hub.history if isinstance(e, BudgetExceeded))
-    assert (hit.budget, hit.limit, hit.node_id) == ("max_turns", 2, "v")
+    assert (hit.budget, hit.limit, hit.node_id) == ("model_calls", 2, "v")

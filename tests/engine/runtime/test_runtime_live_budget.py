@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.budget import Budget
 from engine.events import (
     BudgetExceeded,
     BudgetUpdated,
@@ -80,7 +81,7 @@ async def test_concurrent_streams_count_together_against_the_run_budget() -> Non
                ["in.value->a.task", "in.value->b.task", "a.result->oa.value", "b.result->ob.value"])
     full = await full_call()
     limit = 2 * full.tokens_in + 30  # both streams together cross it well before either could finish
-    wf.settings.budget.max_tokens = limit
+    wf.settings.budget = Budget(max_tokens=limit)
     run = Run(compile_workflow(wf), gateway=SimGateway())
     result = await run.wait()
     assert result.status == "budget_exceeded"
@@ -169,11 +170,11 @@ async def test_budget_events_follow_each_call_of_a_limited_run_only() -> None:
 def test_a_limit_crossed_again_raises_the_first_hit_never_a_cancel() -> None:
     """A second node crossing the exhausted budget gets the first `BudgetHit` (a CancelledError there
     could end the graph first and make the run read "cancelled by the user", its budget unrecorded)."""
+    from engine.budget import Budget
     from engine.runtime.budget import BudgetHit, BudgetTracker
     from engine.runtime.nodesetup import CallSettings
-    from engine.runtime.plan import BudgetLimits
 
-    tracker = BudgetTracker(BudgetLimits(max_turns=1, max_tokens=100))
+    tracker = BudgetTracker(Budget(max_model_calls=1, max_tokens=100))
     free = CallSettings(0, None, {}, None, 0.0, 60.0, 0, 0.0, 0, False)
     tracker.before_call("a", lambda: 0.0, free)
     with pytest.raises(BudgetHit) as first:

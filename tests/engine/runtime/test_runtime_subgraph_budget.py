@@ -20,7 +20,7 @@ def _outer(**inner_limits: float) -> object:
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("limits", "said"), [
     ({"max_tokens": 20}, "sub-graph s tokens budget exceeded at node s/x1"),
-    ({"max_turns": 2}, "sub-graph s max_turns budget exceeded at node s/x2: 3 turns > limit 2 turns"),
+    ({"max_model_calls": 2}, "sub-graph s model_calls budget exceeded at node s/x2: 3 calls > limit 2 calls"),
     ({"max_cost_usd": 0.015}, "sub-graph s cost_usd budget exceeded at node s/x1"),
 ])
 async def test_the_sub_graphs_own_limits_hold_over_its_nodes(limits: dict[str, float], said: str) -> None:
@@ -42,7 +42,7 @@ async def test_the_sub_graphs_deadline_is_a_timer_around_it() -> None:
 
 @pytest.mark.asyncio
 async def test_within_its_limits_or_without_any_it_runs_as_before() -> None:
-    for limits in ({"max_tokens": 1000, "max_turns": 3, "deadline_s": 10.0}, {}):
+    for limits in ({"max_tokens": 1000, "max_model_calls": 3, "deadline_s": 10.0}, {}):
         result = await Run(compile_workflow(_outer(**limits)), gateway=FakeGateway(),  # type: ignore[arg-type]
                            inputs={"goal": "g"}).wait()
         assert result.status == "succeeded", (limits, result.reason)

@@ -10,6 +10,7 @@ import json
 import os
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -74,24 +75,24 @@ async def test_every_run_terminates_with_a_final_status(n: int, seed: int, densi
 @pytest.mark.asyncio
 @settings(max_examples=int(os.environ.get("TRIADIC_PROPERTY_EXAMPLES", 25)), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(n=st.integers(2, 30), seed=st.integers(0, 10_000), max_turns=st.integers(1, 12),
+@given(n=st.integers(2, 30), seed=st.integers(0, 10_000), max_calls=st.integers(1, 12),
        max_tokens=st.sampled_from([0, 40, 150, 600]))
-@example(n=6, seed=0, max_turns=1, max_tokens=40)  # a 2nd node crossed the budget while the 1st's hit was on its way
-async def test_run_budgets_bound_every_random_run(n: int, seed: int, max_turns: int, max_tokens: int) -> None:
-    """The same chaos under a run's turn and token budgets: the run ends with a final status (the
-    budget's, when one is hit: never "cancelled"), starts no more than `max_turns` model calls, and
+@example(n=6, seed=0, max_calls=1, max_tokens=40)  # a 2nd node crossed the budget while the 1st's hit was on its way
+async def test_run_budgets_bound_every_random_run(n: int, seed: int, max_calls: int, max_tokens: int) -> None:
+    """The same chaos under a run's model-call and token budgets: the run ends with a final status (the
+    budget's, when one is hit: never "cancelled"), starts no more than `max_calls` model calls, and
     none once the tokens it has used are past `max_tokens`."""
     wf = generate_workflow(n, edges_per_node=1.5, seed=seed)
     for node in wf.nodes.values():
         if node.role == "verifier":
             wf.set_param(node.id, "check", "regex")
             wf.set_param(node.id, "expression", "answer [12]")
-    wf.settings.budget.max_turns, wf.settings.budget.max_tokens = max_turns, max_tokens
+    wf.settings.budget = replace(wf.settings.budget, max_model_calls=max_calls, max_tokens=max_tokens)
     run = Run(compile_workflow(wf), gateway=FakeGateway(chaos(seed)), human=HumanPolicy("reject"))
     result = await asyncio.wait_for(run.wait(), 30)
     assert result.status in ("succeeded", "failed", "budget_exceeded")
     assert run.hub.history[-1].kind == "run_finished"
-    assert sum(e.kind == "llm_started" for e in run.hub.history) <= max_turns
+    assert sum(e.kind == "llm_started" for e in run.hub.history) <= max_calls
     used = 0
     for event in run.hub.history:
         if event.kind == "budget":  # BudgetUpdated: the run's usage after each call
@@ -100,4 +101,4 @@ async def test_run_budgets_bound_every_random_run(n: int, seed: int, max_turns: 
             assert not max_tokens or used <= max_tokens
     if result.status == "budget_exceeded":
         exceeded = [e for e in run.hub.history if e.kind == "budget_exceeded"]
-        assert len(exceeded) == 1 and exceeded[0].budget in ("max_turns", "tokens")
+        assert len(exceeded) == 1 and exceeded[0].budget in ("model_calls", "tokens")

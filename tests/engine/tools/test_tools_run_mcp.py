@@ -40,7 +40,7 @@ async def test_tool_nodes_and_executors_share_one_server_per_command() -> None:
                 ("pid2", "tool", {"server": f" {COMMAND} ", "tool": "demo.pid", "allow": ["pid"]}),
                 ("task", "input", {"name": "task", "default": "add twenty and twenty-two"}),
                 ("calc", "executor", {"model": "sim/default", "tools": ["demo.add"], "sim": ASK}),
-                ("via", "executor", {"model": "sim/default", "tools": [f"mcp:{COMMAND}"], "max_turns": 2,
+                ("via", "executor", {"model": "sim/default", "tools": [f"mcp:{COMMAND}"], "max_tool_turns": 2,
                                      "sim": {**ASK, "tool": "demo__pid", "tool_arguments": {}}}),
                 ("sum", "output", {"name": "sum"}), ("p1", "output", {"name": "p1"}),
                 ("p2", "output", {"name": "p2"}), ("answer", "output", {"name": "answer"}),

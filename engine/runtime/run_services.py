@@ -1,6 +1,6 @@
 """What every node execution of one run shares: emitter, budgets, control, gateway, caps.
 
-Invariant: one `RunState` per run (sub-graphs share their parent's), created inside the event loop
+Invariant: one `RunServices` per run (sub-graphs share their parent's), created inside the event loop
 (`loop` and `loop_thread` are that loop and the thread running it). Each model or tool call holds
 `call_slots(node_key, cap)`: a slot of the run's `concurrency` and, for a node with a `concurrency`
 param of its own (`cap` > 0), one of that node's — one `Slots` per node key for the whole run, so
@@ -33,7 +33,7 @@ class NodeFailed(Exception):
 
 
 @dataclass(slots=True)
-class RunState:
+class RunServices:
     hub: EventHub
     gateway: ChatGateway
     budget: BudgetTracker

@@ -85,7 +85,7 @@ async def check_json_schema_bounded(expression: str, subject: Any, *, timeout_s:
             return await asyncio.wait_for(asyncio.to_thread(check_json_schema, expression, subject), timeout_s)
         except TimeoutError:
             return revise(f"validating the subject against the schema did not finish within {timeout_s:g} s")
-    status, value = await call_bounded("engine.checks.schema_check:verdict_record",
+    status, value = await call_bounded("engine.checks.json_schema_check:verdict_record",
                                        {"expression": expression, "subject": _jsonable(subject)}, timeout_s=timeout_s)
     if status == "ok":
         verdict = Verdict.from_record(value)

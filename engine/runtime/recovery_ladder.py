@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from engine.events import LogMessage
 from engine.runtime.context import NodeContext
 from engine.runtime.plan import PlanNode
-from engine.runtime.state import NodeFailed
+from engine.runtime.run_services import NodeFailed
 
 if TYPE_CHECKING:
     from engine.runtime.scheduler import GraphExecutor
