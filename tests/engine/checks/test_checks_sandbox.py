@@ -108,17 +108,18 @@ def _processes_running(marker: str) -> list[int]:
 async def test_cancelling_the_caller_kills_the_sandbox() -> None:
     import asyncio
 
-    task = asyncio.create_task(run_sandboxed(["/bin/sh", "-c", "sleep 61.25 & sleep 61.25; wait"], timeout_s=60))
+    marker = f"sleep 61.{os.getpid()}"  # this test's own processes, not another checkout's running it too
+    task = asyncio.create_task(run_sandboxed(["/bin/sh", "-c", f"{marker} & {marker}; wait"], timeout_s=60))
     deadline = time.monotonic() + 20
-    while not _processes_running("sleep 61.25") and time.monotonic() < deadline:
+    while not _processes_running(marker) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    assert _processes_running("sleep 61.25")
+    assert _processes_running(marker)
     cancelled_at = time.monotonic()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert time.monotonic() - cancelled_at < 4.0
     deadline = time.monotonic() + 3
-    while _processes_running("sleep 61.25") and time.monotonic() < deadline:
+    while _processes_running(marker) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    assert _processes_running("sleep 61.25") == []
+    assert _processes_running(marker) == []
