@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.projection import ProjectionChanges
-from widgets.run_panel import RunPanel
+from engine.projection import ProjectionChanges, RunProjection
+from widgets.run_panel import RunPanel, same_run
 from widgets.trace.trace_cells import NAME
 from widgets.trace.trace_filter import TraceFilterProxy
 from widgets.trace.trace_format import TERMINAL_SPAN_STATES
@@ -87,6 +87,24 @@ class TracePanel(RunPanel):
         self._connect_selection()
 
     # -- RunPanel -------------------------------------------------------------------------------------
+    def set_projection(self, projection: RunProjection | None) -> None:
+        """Show `projection`; the same run at another moment (playback) rewinds the rows read in place
+        (`TraceModel.rewind`: the person's opened rows and scroll stay, nothing is laid out again) unless a
+        search filters the tree."""
+        old = self.projection
+        if (projection is not None and old is not None and projection is not old and same_run(old, projection)
+                and self.model.node_filter == self.node_filter and not self.search.text().strip()):
+            self.model.clock_running = self.clock_running
+            if self.model.rewind(projection):
+                self.projection = projection
+                self._insert_timer.stop()
+                self._pending_added.clear()
+                self._pending_touched.clear()
+                self._inserted.clear()
+                self._sync_live_timer()
+                return
+        super().set_projection(projection)
+
     def rebuild(self) -> None:
         self._auto_expanded.clear()
         self._inserted.clear()
