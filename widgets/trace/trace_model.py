@@ -8,8 +8,8 @@ new spans of a flush with one `beginInsertRows` per parent, and `touch_spans` em
 for those rows only. With a node filter the top level is that node's executions (`NodeRow.span_ids`).
 
 Invariants: the model never resets except through `reload()` (a new projection or filter, or a span
-moved under a parent it was not shown under); `data()` reads the projection's rows, formats one cell,
-and caches nothing that can go stale.
+moved under a parent it was not shown under) — `rewind()` moves it to the same run at another moment
+in place; `data()` reads the projection's rows, formats one cell, and caches nothing that can go stale.
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ class TraceModel(QAbstractItemModel):
         """Show `projection`, the same run at another moment (playback), keeping the rows read and the view's
         layout. A parent's rows only grow at their end (first-seen order), so at any moment they are a prefix
         of its rows at another: each parent read is cut to its rows then (`beginRemoveRows` of the tail) or
-        given the rows it gained up to `CHUNK`, and the rows left repaint (`dataChanged`: the view lays nothing
-        out again); a row whose expand arrow comes or goes lays the tree out (`layoutChanged`). False, and
+        given the rows it gained up to `CHUNK`; a row whose expand arrow comes or goes lays the tree out
+        (`layoutChanged`). The rows left are not announced one by one (a `dataChanged` over thousands of rows
+        makes the tree ask each whether it has children): the caller repaints its view. False, and
         nothing changed, when the rows read are not such a prefix (a span moved under another parent
         meanwhile): the caller reloads."""
         old = self.projection
@@ -93,11 +94,6 @@ class TraceModel(QAbstractItemModel):
         if self._arrows_changed(old, alive):
             self.layoutAboutToBeChanged.emit()
             self.layoutChanged.emit()
-        last = len(COLUMNS) - 1
-        for key in alive:
-            if rows := len(self._kids[key]):
-                parent = self._parent_index(key)
-                self.dataChanged.emit(self.index(0, 0, parent), self.index(rows - 1, last, parent))
         return True
 
     def _alive(self, key: str, keep: dict[str, int]) -> bool:

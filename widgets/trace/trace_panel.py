@@ -42,8 +42,7 @@ class TracePanel(RunPanel):
         super().__init__(parent)
         self.model = TraceModel(self)
         self.model.set_palette(self.palette())
-        self.proxy = TraceFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
+        self.proxy = TraceFilterProxy(self)  # over the model only while a search filters it (else it costs every change)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Filter by name or status…")
         self.search.setClearButtonEnabled(True)
@@ -96,6 +95,7 @@ class TracePanel(RunPanel):
                 and self.model.node_filter == self.node_filter and not self.search.text().strip()):
             self.model.clock_running = self.clock_running
             if self.model.rewind(projection):
+                self.view.viewport().update()  # the rows left read the new moment when painted
                 self.projection = projection
                 self._insert_timer.stop()
                 self._pending_added.clear()
@@ -224,6 +224,8 @@ class TracePanel(RunPanel):
         needle = self.search.text().strip()
         if needle:
             self.model.fetch_all()
+            if self.proxy.sourceModel() is not self.model:
+                self.proxy.setSourceModel(self.model)
             self.proxy.set_needle(needle)
             if self.view.model() is not self.proxy:
                 self.view.setModel(self.proxy)
@@ -236,6 +238,7 @@ class TracePanel(RunPanel):
         elif self.view.model() is not self.model:
             self.proxy.set_needle("")
             self.view.setModel(self.model)
+            self.proxy.setSourceModel(None)  # type: ignore[arg-type]
             self._connect_selection()
             self._expand_open_rows()
 
