@@ -8,8 +8,9 @@ then has a worker make the run at the cursor's seq from the checkpoints and each
 from it — one job at a time. When it lands, a dock is given the cursor itself (with what was prepared,
 which fits it: the same seq) if the cursor is still at that seq, and is up to date again; if the cursor
 moved on meanwhile, it is given the job's own projection — the moment the worker reached, a step behind
-the hand — and another job starts for where the cursor is now. So while the hand moves these docks
-follow it as fast as the worker goes, and when it rests they show exactly the cursor's moment.
+the hand — and another job starts for where the cursor is now `CATCH_UP_GAP_MS` later (taking one such
+dock in costs the GUI thread 10–40 ms: back to back they would slow every move). So while the hand
+moves these docks follow it several times a second, and when it rests they show exactly its moment.
 
 Invariants: a job only reads the checkpoints (`at`), and is started only when they hold the whole run
 (no `extend` runs beside the GUI thread's `at`); a job for a run no longer shown, or landing once the
@@ -22,6 +23,8 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QTimer
+
 from engine.projection.checkpoints import ProjectionCheckpoints
 from widgets.run_panel import RunPanel
 
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from app.controllers.playback import PlaybackController
     from engine.projection import RunProjection
 
+CATCH_UP_GAP_MS = 120  # between a catch-up that landed behind the cursor and the next one
 Preparers = dict[str, Callable[["RunProjection"], object]]
 
 
@@ -36,6 +40,8 @@ class PreparedCatchUp:
     def __init__(self, playback: PlaybackController) -> None:
         self.playback = playback
         self.job: asyncio.Future[Any] | None = None
+        self._pause = QTimer(playback, singleShot=True, interval=CATCH_UP_GAP_MS)
+        self._pause.timeout.connect(self.follow)
 
     def preparers(self) -> Preparers:
         """The shown docks that prepare off the GUI thread, by name, with their `prepare`."""
@@ -43,17 +49,23 @@ class PreparedCatchUp:
                 if panel.isVisible() and type(panel).prepare is not RunPanel.prepare}
 
     def busy(self) -> bool:
+        """A job is in flight."""
         return self.job is not None and not self.job.done()
+
+    def pending(self) -> bool:
+        """A job is in flight or due after its pause: the docks left behind are not up to the cursor yet."""
+        return self.busy() or self._pause.isActive()
 
     def drop(self) -> None:
         """Forget the job in flight (the run changed, or the views follow it again): its result is not shown."""
         self.job = None
+        self._pause.stop()
 
     def follow(self) -> None:
         """Bring the docks left behind up to the cursor, from a worker (now, or when the job in flight lands)."""
         playback, views = self.playback, self.playback.controller.views
         cursor, live = playback.cursor, playback.live
-        if self.busy() or cursor is None or live is None or not views.behind:
+        if self.busy() or self._pause.isActive() or cursor is None or live is None or not views.behind:
             return
         preparers = {name: prepare for name, prepare in self.preparers().items() if name in views.behind}
         if not preparers:
@@ -79,7 +91,8 @@ class PreparedCatchUp:
         shown = cursor if cursor is not None and cursor.last_seq == projection.last_seq else projection
         for name, built in prepared.items():
             playback.controller.views.catch_up(name, shown, built)
-        self.follow()  # the cursor moved on meanwhile: the next job starts at once
+        if shown is not cursor:
+            self._pause.start()  # the cursor moved on meanwhile: the next job after a pause (the GUI thread's share)
         playback.move_on()  # a move that needed the worker waited for this job
 
 

@@ -29,9 +29,9 @@ class MoveCosts:
         self._job: tuple[float, float, int] | None = None  # the newest job's start / end (perf_counter), target
         self._lock = threading.Lock()
         playback = window.runs.playback
-        for name, panel in window.runs.views.panels.items():
-            for method in ("set_projection", "apply_changes"):
-                setattr(panel, method, self._timed(name, getattr(panel, method)))
+        self._views = window.runs.views
+        self._watched: set[str] = set()
+        self.watch_panels()
         overlay = window.runs.views.scene.run
         for method in ("show", "apply"):
             setattr(overlay, method, self._timed("canvas", getattr(overlay, method)))
@@ -68,6 +68,15 @@ class MoveCosts:
         playback.seek = timed_seek
         playback._landed = timed_landed
         playback_module._run_at = timed_run_at
+
+    def watch_panels(self) -> None:
+        """Time the panels mounted since (a dock built when first shown)."""
+        for name, panel in self._views.panels.items():
+            if name not in self._watched:
+                self._watched.add(name)
+                for method in ("set_projection", "apply_changes", "catch_up"):
+                    if hasattr(panel, method):
+                        setattr(panel, method, self._timed(name, getattr(panel, method)))
 
     def _timed(self, name: str, method: Any) -> Any:
         def timed(*args: Any) -> Any:
