@@ -272,9 +272,14 @@ class PlaybackController(PlaybackClockMixin, QObject):
         events folded: a few ms) rather than in a worker: the checkpoints hold the whole run and no job that
         extends them is in flight (`extend` and `at` never overlap). A move made here waits behind nothing;
         the shown docks that prepare in a worker catch up from there (`PreparedCatchUp`)."""
-        if self._job is not None and not self._job.done():
+        if self.worker_busy():
             return False
         return self.checkpoints.covers(self.events) and self.checkpoints.fold_count(self.events, target) <= FORWARD_MAX
+
+    def worker_busy(self) -> bool:
+        """A job of this controller's is in flight (the run at a target with the checkpoints extended, or a
+        whole run's docks prepared)."""
+        return self._job is not None and not self._job.done()
 
     def move_on(self) -> None:
         """Make the move still pending, if any (a job it waited for has landed)."""
@@ -283,7 +288,7 @@ class PlaybackController(PlaybackClockMixin, QObject):
 
     def _restore(self, target: int) -> None:
         """Make the run at `target` in a worker (one job at a time; a newer target waits for it)."""
-        if (self._job is not None and not self._job.done()) or self.catch_up.busy():
+        if self.worker_busy() or self.catch_up.busy():
             self._target = target  # taken when the job in flight lands (a catch-up's `at` never meets `extend`)
             return
         live = self.live
@@ -327,7 +332,7 @@ class PlaybackController(PlaybackClockMixin, QObject):
 
     def _landed(self, projection: RunProjection, t0: float) -> None:
         self.frame_ms.append((time.perf_counter() - t0) * 1000)
-        if self._select_at is not None and self._target is None and (self._job is None or self._job.done()):
+        if self._select_at is not None and self._target is None and not self.worker_busy():
             self._announce(projection)
         self.position_changed.emit()
 

@@ -65,8 +65,9 @@ class PreparedCatchUp:
         """Bring the docks left behind up to the cursor, from a worker (now, or when the job in flight lands)."""
         playback, views = self.playback, self.playback.controller.views
         cursor, live = playback.cursor, playback.live
-        if self.busy() or self._pause.isActive() or cursor is None or live is None or not views.behind:
-            return
+        if self.busy() or self._pause.isActive() or playback.worker_busy() or cursor is None or live is None \
+                or not views.behind:
+            return  # (a worker move in flight may extend the checkpoints: it shows these docks itself)
         preparers = {name: prepare for name, prepare in self.preparers().items() if name in views.behind}
         if not preparers:
             return
