@@ -7,10 +7,17 @@ Figures (JSON lines, `/proc/loadavg` beside each):
   with their count and `playback_checkpoints_rss_mb` (the process's RSS after them minus before);
 - `playback_drag_{forward,backward}_frame_ms`: the scrubber's track dragged with real mouse events (QTest,
   8 px a move, a move every 16 ms as under a hand, the loop running between moves) from 15 % to 85 % of
-  the run and back, three times; a frame is from a mouse move to the window having shown that moment
-  (the docks updated, the loop's paint pass done) — a move the next one overtook lands with it;
-  median / p95 / max (target ≤ 50 ms); `playback_drag_loop_stall_max_ms`: the longest the GUI loop was
-  blocked during the drags (a 5 ms ticker's lateness);
+  the run and back, three times; a frame is from a mouse move to the window having painted that moment
+  or a later one the hand asked for (a move the next one overtook lands with it); median / p95 / max
+  (target ≤ 50 ms), with `until_idle_ms` beside it: the rule used before 2026-11-26, where every move
+  waiting landed only when nothing at all was pending (under a hand faster than a frame: the drag's end);
+  `…_timeline_frame_ms`: the same with the Timeline and Cost & tokens docks in front of their tabs (the
+  Timeline catches up from a worker: waited for at rest); `playback_drag_loop_stall_max_ms`: the longest
+  the GUI loop was blocked during the drags (a 5 ms ticker's lateness);
+- `playback_drag_{direction}_costs`: each shown dock's GUI-thread time a call (`set_projection` /
+  `apply_changes` / catch-up; `canvas`: the run overlay) and a move's queue: `total` (mouse move → docks
+  given the moment, before paint), and for a move made in a worker `wait` (behind the job in flight),
+  `worker`, `show` (`tests/perf/playback_costs.py`);
 - `playback_step_frame_ms`: next event / next span / next verdict (the bar's actions), 40 of each;
 - `playback_play_100x_frame_ms` / `playback_play_max_speed_frame_ms`: playing from 10 % of the run at 100×
   for 0.5 s and as fast as possible for 1 s: the GUI-thread time of each move shown (fold + docks), and
