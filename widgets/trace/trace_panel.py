@@ -87,12 +87,13 @@ class TracePanel(RunPanel):
 
     # -- RunPanel -------------------------------------------------------------------------------------
     def set_projection(self, projection: RunProjection | None) -> None:
-        """Show `projection`; the same run at another moment (playback) rewinds the rows read in place
-        (`TraceModel.rewind`: the person's opened rows and scroll stay, nothing is laid out again) unless a
-        search filters the tree."""
+        """Show `projection`; the same run standing still at another moment (playback) rewinds the rows read
+        in place (`TraceModel.rewind`: the person's opened rows and scroll stay, nothing is laid out again)
+        unless a search filters the tree; a live run is reloaded (its running executions opened)."""
         old = self.projection
         if (projection is not None and old is not None and projection is not old and same_run(old, projection)
-                and self.model.node_filter == self.node_filter and not self.search.text().strip()):
+                and not self.clock_running and self.model.node_filter == self.node_filter
+                and not self.search.text().strip()):
             self.model.clock_running = self.clock_running
             if self.model.rewind(projection):
                 self.view.viewport().update()  # the rows left read the new moment when painted
