@@ -11,11 +11,10 @@ target and arms a zero timer):
   views take its `take_changes()` (panels update incrementally);
 - backward, or further forward: the run at the target is made from the nearest checkpoint
   (`engine.projection.checkpoints`, built off the GUI thread on the first move back) — on the GUI
-  thread (a copy and ≤ `FORWARD_MAX` events folded, a few ms) once the checkpoints hold the whole run,
-  the shown docks that build off the GUI thread (`RunPanel.prepare`) catching up from a worker
-  (`playback_catch_up`); else in a worker, where each shown dock's `prepare` builds from it too; one
-  job at a time, the newest target wins, and a job for it starts as soon as the one in flight lands
-  (before the landed moment is shown); the views are then given the new cursor.
+  thread (a copy and ≤ `FORWARD_MAX` events folded, a few ms) when no job is in flight and no shown
+  dock has a `RunPanel.prepare`; else in a worker, where each shown dock's `prepare` builds from it
+  too; one job at a time, the newest target wins, and a job for it starts as soon as the one in flight
+  lands (before the landed moment is shown); the views are then given the new cursor.
 Hidden docks are not updated while the position moves; they catch up when shown (`RunViews`).
 
 Play / pause and the speed are in `playback_clock.PlaybackClockMixin`. A live run keeps recording while the view is
@@ -37,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.controllers.playback_catch_up import PreparedCatchUp
 from app.controllers.playback_clock import FORWARD_MAX, PlaybackClockMixin
 from engine.projection.checkpoints import ProjectionCheckpoints, position_after
 from engine.projection.marks import PlaybackMarks
+from widgets.run_panel import RunPanel
 
 if TYPE_CHECKING:
     from app.controllers.live_run import LiveRun
@@ -76,7 +75,6 @@ class PlaybackController(PlaybackClockMixin, QObject):
         self._play_ts = 0.0
         self._play_step = 200
         self._played_at = 0.0
-        self.catch_up = PreparedCatchUp(self)  # the shown docks that prepare in a worker, brought up to the cursor
         self._move = QTimer(self, singleShot=True, interval=0)
         self._move.timeout.connect(self._on_move_timeout)
         self._play = QTimer(self, interval=PLAY_TICK_MS)
@@ -112,7 +110,6 @@ class PlaybackController(PlaybackClockMixin, QObject):
         self.checkpoints, self.marks, self._marked = ProjectionCheckpoints(), PlaybackMarks(), 0
         self._target = self._select_at = None
         self._job = None
-        self.catch_up.drop()
         self.seq = self.end_seq
         if live is not None and live.read_only and len(live.projection.events) > MARKS_OFF_THREAD:
             self._mark_in_worker(live)
@@ -202,7 +199,6 @@ class PlaybackController(PlaybackClockMixin, QObject):
             return
         self._target = None
         self._move.stop()
-        self.catch_up.drop()
         was_following = self.following
         self.following, self.cursor, self.seq = True, None, self.end_seq
         if not was_following:
@@ -233,8 +229,8 @@ class PlaybackController(PlaybackClockMixin, QObject):
                 live.prepared.update(done.result() if done.exception() is None else {})
                 self.controller.views.show(live)
                 self.position_changed.emit()
-            else:
-                self.move_on()  # moved away meanwhile: that move waited for this job
+            elif self._target is not None and not self._move.isActive():
+                self._move.start()  # moved away meanwhile: that move waited for this job
 
         job.add_done_callback(shown)
 
@@ -250,14 +246,12 @@ class PlaybackController(PlaybackClockMixin, QObject):
             cursor.apply_many(events[position_after(events, cursor.last_seq):position_after(events, target)])
             self.controller.views.apply(cursor.take_changes(), lazy=True)
             self._landed(cursor, t0)
-            self.catch_up.follow()
         elif cursor is not None and cursor.last_seq == target:
             self._landed(cursor, t0)
         elif self._rewinds_here(target):
             self.cursor = projection = self.checkpoints.at(self.events, target)
-            self.controller.views.show_projection(projection, lazy=True, defer=self.catch_up.preparers())
+            self.controller.views.show_projection(projection, lazy=True)
             self._landed(projection, t0)
-            self.catch_up.follow()
         else:
             self._restore(target)
 
@@ -269,27 +263,20 @@ class PlaybackController(PlaybackClockMixin, QObject):
 
     def _rewinds_here(self, target: int) -> bool:
         """Whether the run at `target` is made here on the GUI thread (a checkpoint copied, at most `FORWARD_MAX`
-        events folded: a few ms) rather than in a worker: the checkpoints hold the whole run and no job that
-        extends them is in flight (`extend` and `at` never overlap). A move made here waits behind nothing;
-        the shown docks that prepare in a worker catch up from there (`PreparedCatchUp`)."""
-        if self.worker_busy():
+        events folded: a few ms) rather than in a worker: the checkpoints hold the whole run, no job is in
+        flight (`extend` and `at` never overlap) and no shown dock builds from a whole projection off this
+        thread (`RunPanel.prepare`, the worker's part of a move). A move made here waits behind nothing."""
+        if self._job is not None and not self._job.done():
             return False
-        return self.checkpoints.covers(self.events) and self.checkpoints.fold_count(self.events, target) <= FORWARD_MAX
-
-    def worker_busy(self) -> bool:
-        """A job of this controller's is in flight (the run at a target with the checkpoints extended, or a
-        whole run's docks prepared)."""
-        return self._job is not None and not self._job.done()
-
-    def move_on(self) -> None:
-        """Make the move still pending, if any (a job it waited for has landed)."""
-        if self._target is not None and not self._move.isActive():
-            self._move.start()
+        if not self.checkpoints.covers(self.events) or self.checkpoints.fold_count(self.events, target) > FORWARD_MAX:
+            return False
+        return not any(type(panel).prepare is not RunPanel.prepare
+                       for panel in self.controller.views.panels.values() if panel.isVisible())
 
     def _restore(self, target: int) -> None:
         """Make the run at `target` in a worker (one job at a time; a newer target waits for it)."""
-        if self.worker_busy() or self.catch_up.busy():
-            self._target = target  # taken when the job in flight lands (a catch-up's `at` never meets `extend`)
+        if self._job is not None and not self._job.done():
+            self._target = target  # taken when the job in flight lands
             return
         live = self.live
         assert live is not None
@@ -319,7 +306,8 @@ class PlaybackController(PlaybackClockMixin, QObject):
         self._next_job()
         self.controller.views.show_projection(projection, lazy=True, prepared=prepared)
         self._landed(projection, t0)
-        self.move_on()  # the position moved on while the worker ran
+        if self._target is not None and not self._move.isActive():
+            self._move.start()  # the position moved on while the worker ran
 
     def _next_job(self) -> None:
         """The newer target the position moved to while a job ran, when it needs the worker too: its job starts
@@ -332,7 +320,7 @@ class PlaybackController(PlaybackClockMixin, QObject):
 
     def _landed(self, projection: RunProjection, t0: float) -> None:
         self.frame_ms.append((time.perf_counter() - t0) * 1000)
-        if self._select_at is not None and self._target is None and not self.worker_busy():
+        if self._select_at is not None and self._target is None and (self._job is None or self._job.done()):
             self._announce(projection)
         self.position_changed.emit()
 

@@ -11,9 +11,7 @@ in the Trace and its node on the canvas; a playback scrubber's `show_at(run_id, 
 
 Playback shows the run at an earlier event (`show_projection`, then `apply` of that projection's
 changes) with `lazy=True`: a panel that is not visible then (its dock tabbed away or closed) is not
-told and is given the shown projection when it is shown again — a drag pays only for what is seen. A
-shown panel that builds off the GUI thread may be left `behind` a move (`defer`) and brought up to it
-from a worker (`catch_up`, driven by `playback_catch_up.PreparedCatchUp`).
+told and is given the shown projection when it is shown again — a drag pays only for what is seen.
 
 A stored run is shown against the workflow version it ran with: the scene shows that version and
 `canvas_mode_changed(read_only, text)` tells the window to stop editing until the person goes back.
@@ -24,7 +22,6 @@ document's workflow whenever the shown run is not a stored one with its own vers
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Signal
@@ -57,7 +54,6 @@ class RunViews(QObject):
         self._routing_span = False  # a span picked in a panel is being revealed in the Trace
         self.shown: RunProjection | None = None  # what the views show (a playback projection, or the run's own)
         self._stale: set[str] = set()  # panels hidden while playback moved: given `shown` when shown again
-        self.behind: set[str] = set()  # shown panels left at an earlier moment, caught up from a worker (`catch_up`)
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
 
     def mount(self, name: str, panel: RunPanel) -> None:
@@ -73,7 +69,6 @@ class RunViews(QObject):
     def unmount(self, name: str) -> None:
         panel = self.panels.pop(name, None)
         self._fresh(name)
-        self.behind.discard(name)
         if panel is not None:
             panel.node_selected.disconnect(self._on_panel_node_selected)
             panel.span_selected.disconnect(self._on_panel_span_selected)
@@ -84,7 +79,6 @@ class RunViews(QObject):
         self.scene.run.animated = live is not None and live.live  # a past run's "running" nodes stand still
         self.scene.run.show(projection)
         self.shown = projection
-        self.behind.clear()
         for name in list(self._stale):
             self._fresh(name)
         for name, panel in self.panels.items():
@@ -93,23 +87,17 @@ class RunViews(QObject):
             panel.set_projection(projection)
 
     def show_projection(self, projection: RunProjection, *, lazy: bool = False,
-                        prepared: dict[str, object] | None = None, defer: Collection[str] = ()) -> None:
+                        prepared: dict[str, object] | None = None) -> None:
         """Show `projection` (playback: the run at an earlier event) on the canvas and in the panels (`prepared`:
-        what their `prepare` built from it, by panel name); the panels in `defer` are left behind, not told
-        (nor given later changes) until `catch_up`."""
+        what their `prepare` built from it, by panel name)."""
         self.scene.run.animated = False
         self.scene.run.show(projection)
         self.shown = projection
         for name, panel in self.panels.items():
             if lazy and not panel.isVisible():
-                self.behind.discard(name)
                 self._mark_stale(name)
                 continue
             self._fresh(name)
-            if name in defer:
-                self.behind.add(name)
-                continue
-            self.behind.discard(name)
             panel.use_prepared((prepared or {}).get(name))
             panel.clock_running = False
             panel.set_projection(projection)
@@ -117,24 +105,12 @@ class RunViews(QObject):
     def apply(self, changes: ProjectionChanges, *, lazy: bool = False) -> None:
         self.scene.run.apply(changes)
         for name, panel in self.panels.items():
-            if name in self._stale or name in self.behind:
+            if name in self._stale:
                 continue
             if lazy and not panel.isVisible():
                 self._mark_stale(name)
                 continue
             panel.apply_changes(changes)
-
-    def catch_up(self, name: str, projection: RunProjection, prepared: object) -> None:
-        """Give `name`, left behind by playback, `projection` with what its `prepare` built from it: up to date
-        again when that is the projection shown, else still behind (an earlier moment, nearer the one shown)."""
-        panel = self.panels.get(name)
-        if panel is None or name not in self.behind:
-            return
-        if projection is self.shown:
-            self.behind.discard(name)
-        panel.use_prepared(prepared)
-        panel.clock_running = False
-        panel.set_projection(projection)
 
     def _mark_stale(self, name: str) -> None:
         """`name` missed a playback move while hidden: it is given `shown` when shown (watched till then only)."""

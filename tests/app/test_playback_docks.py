@@ -5,7 +5,6 @@ read), its labels and its boxes."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -75,38 +74,3 @@ def test_each_dock_dragged_back_to_a_moment_shows_what_a_fresh_dock_at_that_seq_
         return checked
 
     assert drive(gui_loop, scenario()) >= 3 * len(MY_DOCKS)
-
-
-def test_a_shown_dock_that_prepares_in_a_worker_catches_up_with_a_drag_made_on_the_gui_thread(
-        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
-    window = run_window(qtbot, tmp_path, "research")
-    playback = window.runs.playback
-    views = window.runs.views
-    behind: list[set[str]] = []
-
-    async def scenario() -> tuple[Any, Any]:
-        run_id = await window.runs.start_run({}, {})
-        assert run_id is not None
-        await window.runs.runs[run_id].task
-        window.runs.close_run(run_id)
-        assert await window.runs.open_stored_run(run_id) == run_id
-        events = window.runs.runs[run_id].projection.events
-        window.docks["timeline"].show()
-        window.docks["timeline"].raise_()
-        await until(lambda: "timeline" in views.panels and views.panels["timeline"].isVisible())
-        playback.seek(events[-1].seq // 2)  # the first move back builds the checkpoints in a worker
-        await until(lambda: _landed(window) and not playback.catch_up.busy())
-        playback.position_changed.connect(lambda: behind.append(set(views.behind)))
-        track = window.playback_bar.track
-        y = track.height() // 2
-        QTest.mousePress(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(track.width() // 2, y))
-        for x in range(track.width() // 2, 0, -6):  # a quick hand: a move every pass of the loop
-            QTest.mouseMove(track, QPoint(x, y))
-            await asyncio.sleep(0)
-        QTest.mouseRelease(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(1, y))
-        await until(lambda: _landed(window) and not playback.catch_up.busy() and not views.behind)
-        return views.panels["timeline"], playback.cursor
-
-    timeline, cursor = drive(gui_loop, scenario())
-    assert any("timeline" in names for names in behind)  # moves were shown before the Timeline had its part
-    assert timeline.projection is cursor and timeline.arrays.fits(cursor)  # at rest: the moment shown, prepared

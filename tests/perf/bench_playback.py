@@ -12,10 +12,10 @@ Figures (JSON lines, `/proc/loadavg` beside each):
   (target ≤ 50 ms), with `until_idle_ms` beside it: the rule used before 2026-11-26, where every move
   waiting landed only when nothing at all was pending (under a hand faster than a frame: the drag's end);
   `…_timeline_frame_ms`: the same with the Timeline and Cost & tokens docks in front of their tabs (the
-  Timeline catches up from a worker: waited for at rest); `playback_drag_loop_stall_max_ms`: the longest
+  Timeline prepares in a worker: a move back goes through one); `playback_drag_loop_stall_max_ms`: the longest
   the GUI loop was blocked during the drags (a 5 ms ticker's lateness);
 - `playback_drag_{direction}_costs`: each shown dock's GUI-thread time a call (`set_projection` /
-  `apply_changes` / catch-up; `canvas`: the run overlay) and a move's queue: `total` (mouse move → docks
+  `apply_changes`; `canvas`: the run overlay) and a move's queue: `total` (mouse move → docks
   given the moment, before paint), and for a move made in a worker `wait` (behind the job in flight),
   `worker`, `show` (`tests/perf/playback_costs.py`);
 - `playback_step_frame_ms`: next event / next span / next verdict (the bar's actions), 40 of each;
@@ -58,14 +58,14 @@ def stats(name: str, frames: list[float], **extra: object) -> None:
 async def until_idle(playback: Any) -> None:
     """Until the position asked for is shown (no move pending, no worker job), then one loop pass (paint)."""
     while playback._target is not None or playback._move.isActive() or (
-            playback._job is not None and not playback._job.done()) or playback.catch_up.pending():
+            playback._job is not None and not playback._job.done()):
         await asyncio.sleep(0.001)
     await asyncio.sleep(0)
 
 
 def _idle(playback: Any) -> bool:
     return playback._target is None and (playback._job is None or playback._job.done()) \
-        and not playback._move.isActive() and not playback.catch_up.pending()
+        and not playback._move.isActive()
 
 
 async def drag(window: Any, playback: Any, costs: MoveCosts, label: str = "") -> dict[str, list[float]]:

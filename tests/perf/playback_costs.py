@@ -74,7 +74,7 @@ class MoveCosts:
         for name, panel in self._views.panels.items():
             if name not in self._watched:
                 self._watched.add(name)
-                for method in ("set_projection", "apply_changes", "catch_up"):
+                for method in ("set_projection", "apply_changes"):
                     if hasattr(panel, method):
                         setattr(panel, method, self._timed(name, getattr(panel, method)))
 
