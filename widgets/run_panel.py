@@ -75,3 +75,10 @@ class RunPanel(QWidget):
     def update_from(self, changes: ProjectionChanges) -> None:
         """Show what changed since the last call; the default rebuilds."""
         self.rebuild()
+
+
+def same_run(old: RunProjection | None, new: RunProjection | None) -> bool:
+    """Whether `new` shows the same run as `old` (a playback rebuilt at another seq, or itself)."""
+    if old is None or new is None:
+        return old is new
+    return old is new or (bool(new.run_id) and new.run_id == old.run_id)

@@ -9,10 +9,12 @@ How a move is made (one per event-loop pass, however many drag events came: `see
 target and arms a zero timer):
 - forward by at most `FORWARD_MAX` events: the cursor folds on from its seq on the GUI thread and the
   views take its `take_changes()` (panels update incrementally);
-- backward, or further forward: a worker makes the run at the target from the nearest checkpoint
-  (`engine.projection.checkpoints`, built off the GUI thread on the first move back), and each shown
-  dock's `RunPanel.prepare` builds from it there too; one job at a time, the newest target wins; the
-  views are then given the new cursor.
+- backward, or further forward: the run at the target is made from the nearest checkpoint
+  (`engine.projection.checkpoints`, built off the GUI thread on the first move back) — on the GUI
+  thread (a copy and ≤ `FORWARD_MAX` events folded, a few ms) when no job is in flight and no shown
+  dock has a `RunPanel.prepare`; else in a worker, where each shown dock's `prepare` builds from it
+  too; one job at a time, the newest target wins, and a job for it starts as soon as the one in flight
+  lands (before the landed moment is shown); the views are then given the new cursor.
 Hidden docks are not updated while the position moves; they catch up when shown (`RunViews`).
 
 Play / pause and the speed are in `playback_clock.PlaybackClockMixin`. A live run keeps recording while the view is
@@ -20,7 +22,7 @@ scrubbed back: its changes are not shown (`showing_live` is False) until "back t
 
 Invariants: the cursor is None exactly when `following`; the checkpoints and marks belong to the run
 in `live` and are dropped with it; no nested event loop, no blocking work on the GUI thread beyond
-one fold of ≤ `FORWARD_MAX` events.
+one checkpoint copy and one fold of ≤ `FORWARD_MAX` events a move.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.controllers.playback_clock import FORWARD_MAX, PlaybackClockMixin
 from engine.projection.checkpoints import ProjectionCheckpoints, position_after
 from engine.projection.marks import PlaybackMarks
+from widgets.run_panel import RunPanel
 
 if TYPE_CHECKING:
     from app.controllers.live_run import LiveRun
@@ -237,16 +240,38 @@ class PlaybackController(PlaybackClockMixin, QObject):
             return
         t0 = time.perf_counter()
         cursor = self.cursor
-        if cursor is not None and cursor.last_seq <= target and (
-                position_after(self.events, target) - position_after(self.events, cursor.last_seq) <= FORWARD_MAX):
+        if self._folds_forward(target):
+            assert cursor is not None
             events = self.events
             cursor.apply_many(events[position_after(events, cursor.last_seq):position_after(events, target)])
             self.controller.views.apply(cursor.take_changes(), lazy=True)
             self._landed(cursor, t0)
         elif cursor is not None and cursor.last_seq == target:
             self._landed(cursor, t0)
+        elif self._rewinds_here(target):
+            self.cursor = projection = self.checkpoints.at(self.events, target)
+            self.controller.views.show_projection(projection, lazy=True)
+            self._landed(projection, t0)
         else:
             self._restore(target)
+
+    def _folds_forward(self, target: int) -> bool:
+        """Whether the cursor reaches `target` by folding on at most `FORWARD_MAX` events here."""
+        cursor = self.cursor
+        return cursor is not None and cursor.last_seq <= target and (
+            position_after(self.events, target) - position_after(self.events, cursor.last_seq) <= FORWARD_MAX)
+
+    def _rewinds_here(self, target: int) -> bool:
+        """Whether the run at `target` is made here on the GUI thread (a checkpoint copied, at most `FORWARD_MAX`
+        events folded: a few ms) rather than in a worker: the checkpoints hold the whole run, no job is in
+        flight (`extend` and `at` never overlap) and no shown dock builds from a whole projection off this
+        thread (`RunPanel.prepare`, the worker's part of a move). A move made here waits behind nothing."""
+        if self._job is not None and not self._job.done():
+            return False
+        if not self.checkpoints.covers(self.events) or self.checkpoints.fold_count(self.events, target) > FORWARD_MAX:
+            return False
+        return not any(type(panel).prepare is not RunPanel.prepare
+                       for panel in self.controller.views.panels.values() if panel.isVisible())
 
     def _restore(self, target: int) -> None:
         """Make the run at `target` in a worker (one job at a time; a newer target waits for it)."""
@@ -278,14 +303,24 @@ class PlaybackController(PlaybackClockMixin, QObject):
         if first_build:
             gc.freeze()  # the checkpoints stay as long as the run is shown: out of the collector's passes
         self.cursor = projection
+        self._next_job()
         self.controller.views.show_projection(projection, lazy=True, prepared=prepared)
         self._landed(projection, t0)
         if self._target is not None and not self._move.isActive():
             self._move.start()  # the position moved on while the worker ran
 
+    def _next_job(self) -> None:
+        """The newer target the position moved to while a job ran, when it needs the worker too: its job starts
+        now, before the landed moment is shown, so it runs while the docks take that one (it never waits for them)."""
+        target = self._target
+        if target is None or self._folds_forward(target) or self._rewinds_here(target):
+            return  # none, or the next move makes it here
+        self._target = None
+        self._restore(target)
+
     def _landed(self, projection: RunProjection, t0: float) -> None:
         self.frame_ms.append((time.perf_counter() - t0) * 1000)
-        if self._select_at is not None and self._target is None:
+        if self._select_at is not None and self._target is None and (self._job is None or self._job.done()):
             self._announce(projection)
         self.position_changed.emit()
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from engine import events as ev
 from engine.gc_pause import gc_paused
-from engine.projection.clone import clone_projection
+from engine.projection.clone import OpenRows, clone_projection, open_rows
 from engine.projection.run_projection import RunProjection
 
 EVERY = 2_500  # events between checkpoints (a 100,000-event run: 40 kept, ≤ 2,500 events folded to reach a seq)
@@ -36,6 +36,7 @@ class ProjectionCheckpoints:
         self.max_checkpoints = max(2, max_checkpoints)
         self.seqs: list[int] = [0]  # the seq each checkpoint stands at (0: before any event)
         self.copies: list[RunProjection] = [RunProjection()]
+        self.open: list[OpenRows] = [OpenRows((), ())]  # each copy's rows a copy of it must copy (`open_rows`)
         self.folded = 0  # how many events the builder has folded
         self.build_s = 0.0  # time spent in `extend`, in total
         self._builder = RunProjection()
@@ -64,24 +65,35 @@ class ProjectionCheckpoints:
     def _keep(self, copy: RunProjection) -> None:
         self.seqs.append(copy.last_seq)
         self.copies.append(copy)
+        self.open.append(open_rows(copy))
         if len(self.copies) > self.max_checkpoints:
             self.every *= 2
             keep = [i for i, seq in enumerate(self.seqs) if seq == 0 or i % 2 == 0]
             self.seqs = [self.seqs[i] for i in keep]
             self.copies = [self.copies[i] for i in keep]
+            self.open = [self.open[i] for i in keep]
 
     def at(self, events: Sequence[ev.Event], seq: int) -> RunProjection:
         """The run as it was after event `seq` (a new projection the caller may fold on)."""
         i = bisect_right(self.seqs, seq) - 1
         base = self.copies[i]
         with gc_paused():  # thousands of rows copied: no collector pass over what the process holds meanwhile
-            p = clone_projection(base)
+            p = clone_projection(base, self.open[i])
             start = position_after(events, base.last_seq)
             if p._keep_events:
-                p.events = list(events[:start])
+                p.events = events[:start] if isinstance(events, list) else list(events[:start])
             p.apply_many(events[start:position_after(events, seq)])
         p.take_changes()
         return p
+
+    def fold_count(self, events: Sequence[ev.Event], seq: int) -> int:
+        """How many events `at(events, seq)` folds after copying its checkpoint (its cost, with the copy)."""
+        base = self.seqs[bisect_right(self.seqs, seq) - 1]
+        return position_after(events, seq) - position_after(events, base)
+
+    def covers(self, events: Sequence[ev.Event]) -> bool:
+        """Whether every one of `events` is folded in (`at` needs no `extend` first)."""
+        return self.folded >= len(events)
 
     def __len__(self) -> int:
         return len(self.copies)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from copy import copy
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine.projection.changes import ProjectionChanges
 from engine.projection.rows import CallRow, HumanQuestion, NodeRow, SpanRow
@@ -68,19 +68,39 @@ _copy_question = _row_copier(HumanQuestion)
 _copy_usage = _row_copier(ModelUsage)
 
 
-def clone_projection(p: RunProjection) -> RunProjection:
-    """A copy of `p` that folds on independently of it (its pending changes not carried over)."""
+class OpenRows(NamedTuple):
+    """The span and call rows of a projection that the fold may still write (the rest a copy shares)."""
+
+    spans: tuple[str, ...]
+    calls: tuple[str, ...]
+
+
+def open_rows(p: RunProjection) -> OpenRows:
+    """`p`'s rows a copy must copy: worked out once for a projection that is never folded again (a checkpoint),
+    then each `clone_projection(p, open_rows(p))` copies those and shares the rest in one C-level dict copy."""
+    return OpenRows(tuple(k for k, row in p.span_table.spans.items() if not _span_closed(row)),
+                    tuple(k for k, row in p.calls.items() if not row.finished))
+
+
+def clone_projection(p: RunProjection, known_open: OpenRows | None = None) -> RunProjection:
+    """A copy of `p` that folds on independently of it (its pending changes not carried over); `known_open`:
+    `open_rows(p)`, when `p` has not been folded since (its rows are not looked through again)."""
     c = copy(p)  # every attribute shared; the mutable ones are replaced below
     state = vars(c)
     for name in _SHALLOW:
         state[name] = copy(state[name])
     c.nodes = {k: _copy_node(row) for k, row in p.nodes.items()}
     table = SpanTable()
-    table.spans = {k: row if _span_closed(row) else _copy_span(row) for k, row in p.span_table.spans.items()}
+    opened = known_open if known_open is not None else open_rows(p)
+    table.spans = spans = dict(p.span_table.spans)
+    for k in opened.spans:
+        spans[k] = _copy_span(spans[k])
     table.roots = list(p.span_table.roots)
     table.node_usage = {k: list(v) for k, v in p.span_table.node_usage.items()}
     c.span_table = table
-    c.calls = {k: row if row.finished else _copy_call(row) for k, row in p.calls.items()}
+    c.calls = calls = dict(p.calls)
+    for k in opened.calls:
+        calls[k] = _copy_call(calls[k])
     usage = p.usage
     c.usage = UsageSeries(list(usage.ts), list(usage.tokens), list(usage.cost_usd),
                           {k: _copy_usage(u) for k, u in usage.by_model.items()})

@@ -7,10 +7,17 @@ Figures (JSON lines, `/proc/loadavg` beside each):
   with their count and `playback_checkpoints_rss_mb` (the process's RSS after them minus before);
 - `playback_drag_{forward,backward}_frame_ms`: the scrubber's track dragged with real mouse events (QTest,
   8 px a move, a move every 16 ms as under a hand, the loop running between moves) from 15 % to 85 % of
-  the run and back, three times; a frame is from a mouse move to the window having shown that moment
-  (the docks updated, the loop's paint pass done) — a move the next one overtook lands with it;
-  median / p95 / max (target ≤ 50 ms); `playback_drag_loop_stall_max_ms`: the longest the GUI loop was
-  blocked during the drags (a 5 ms ticker's lateness);
+  the run and back, three times; a frame is from a mouse move to the window having painted that moment
+  or a later one the hand asked for (a move the next one overtook lands with it); median / p95 / max
+  (target ≤ 50 ms), with `until_idle_ms` beside it: the rule used before 2026-11-26, where every move
+  waiting landed only when nothing at all was pending (under a hand faster than a frame: the drag's end);
+  `…_timeline_frame_ms`: the same with the Timeline and Cost & tokens docks in front of their tabs (the
+  Timeline prepares in a worker: a move back goes through one); `playback_drag_loop_stall_max_ms`: the longest
+  the GUI loop was blocked during the drags (a 5 ms ticker's lateness);
+- `playback_drag_{direction}_costs`: each shown dock's GUI-thread time a call (`set_projection` /
+  `apply_changes`; `canvas`: the run overlay) and a move's queue: `total` (mouse move → docks
+  given the moment, before paint), and for a move made in a worker `wait` (behind the job in flight),
+  `worker`, `show` (`tests/perf/playback_costs.py`);
 - `playback_step_frame_ms`: next event / next span / next verdict (the bar's actions), 40 of each;
 - `playback_play_100x_frame_ms` / `playback_play_max_speed_frame_ms`: playing from 10 % of the run at 100×
   for 0.5 s and as fast as possible for 1 s: the GUI-thread time of each move shown (fold + docks), and
@@ -26,6 +33,7 @@ import asyncio
 import os
 import statistics
 import time
+from collections import defaultdict
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -35,6 +43,7 @@ from PySide6.QtTest import QTest
 
 from tests.perf.bench_open_run import RUN_ID, SIZE, rss_mb, window_with_stored_run
 from tests.perf.open_run_frames import emit
+from tests.perf.playback_costs import MoveCosts, spread
 
 HAND_S = 0.016
 DRAG_PX = 8
@@ -54,37 +63,52 @@ async def until_idle(playback: Any) -> None:
     await asyncio.sleep(0)
 
 
-async def drag(window: Any, playback: Any) -> tuple[list[float], list[float]]:
+def _idle(playback: Any) -> bool:
+    return playback._target is None and (playback._job is None or playback._job.done()) \
+        and not playback._move.isActive()
+
+
+async def drag(window: Any, playback: Any, costs: MoveCosts, label: str = "") -> dict[str, list[float]]:
+    """Frames by direction under two rules: "forward" / "backward", a move is shown once the window has
+    painted its moment or a later one the hand asked for (what a person sees); "…_idle", the rule this
+    benchmark used before — every move waiting lands only when nothing at all is pending, which under a
+    hand faster than a frame is the end of the drag."""
     track = window.playback_bar.track
     y = track.height() // 2
     left, right = int(track.width() * 0.15), int(track.width() * 0.85)
-    forward: list[float] = []
-    backward: list[float] = []
+    frames: dict[str, list[float]] = defaultdict(list)
     for _ in range(3):
         QTest.mousePress(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(left, y))
         await until_idle(playback)
-        for xs, frames in ((range(left, right, DRAG_PX), forward), (range(right, left, -DRAG_PX), backward)):
-            pending: list[float] = []
+        for xs, phase in ((range(left, right, DRAG_PX), f"forward{label}"), (range(right, left, -DRAG_PX), f"backward{label}")):
+            costs.phase = phase
+            asked: list[tuple[float, int]] = []  # moves not shown yet: (when, the seq asked)
+            waiting: list[float] = []  # the rule before: moves waiting for an idle moment
             for x in xs:
-                pending.append(time.perf_counter())
+                start = time.perf_counter()
                 QTest.mouseMove(track, QPoint(x, y))
-                deadline = time.perf_counter() + HAND_S
-                while time.perf_counter() < deadline:  # the hand's cadence: the loop runs meanwhile
-                    if playback._target is None and (playback._job is None or playback._job.done()) \
-                            and not playback._move.isActive():
+                asked.append((start, playback.seq))
+                waiting.append(start)
+                while time.perf_counter() < start + HAND_S:  # the hand's cadence: the loop runs meanwhile
+                    await asyncio.sleep(0.001)
+                    shown = playback.cursor.last_seq if playback.cursor is not None else None
+                    served = max((i + 1 for i, (_, seq) in enumerate(asked) if seq == shown), default=0)
+                    idle = waiting and _idle(playback)
+                    if served or idle:
                         await asyncio.sleep(0)  # the paint pass
                         now = time.perf_counter()
-                        frames.extend((now - t) * 1000 for t in pending)
-                        pending = []
-                        break
-                    await asyncio.sleep(0.001)
-                while time.perf_counter() < deadline:
-                    await asyncio.sleep(0.001)
+                        frames[phase].extend((now - t) * 1000 for t, _ in asked[:served])
+                        asked = asked[served:]
+                        if idle:
+                            frames[phase + "_idle"].extend((now - t) * 1000 for t in waiting)
+                            waiting = []
             await until_idle(playback)
             now = time.perf_counter()
-            frames.extend((now - t) * 1000 for t in pending)
+            frames[phase].extend((now - t) * 1000 for t, _ in asked)
+            frames[phase + "_idle"].extend((now - t) * 1000 for t in waiting)
+            costs.phase = None
         QTest.mouseRelease(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(left, y))
-    return forward, backward
+    return frames
 
 
 async def steps(window: Any, playback: Any) -> list[float]:
@@ -143,8 +167,19 @@ def main() -> None:
         emit("playback_checkpoints_rss_mb", rss_mb() - before, "MB", rss_before_mb=round(before, 1), **common)
         done = asyncio.Event()
         tick = asyncio.ensure_future(ticker(done))
-        forward, backward = await drag(window, playback)
+        costs = MoveCosts(window)
+        frames = await drag(window, playback, costs)
         drag_stall = max(stalls)
+        stalls.clear()
+        shown = sorted(n for n, p in window.runs.views.panels.items() if p.isVisible())
+        for name in ("timeline", "cost"):  # the docks that build in a worker in front of their tabs: drag again
+            window.docks[name].raise_()
+        await asyncio.sleep(0.5)
+        stalls.clear()  # building the two docks on first show is the open-run benchmark's figure
+        costs.watch_panels()
+        shown_heavy = sorted(n for n, p in window.runs.views.panels.items() if p.isVisible())
+        frames.update(await drag(window, playback, costs, "_timeline"))
+        heavy_stall = max(stalls)
         stalls.clear()
         step_frames = await steps(window, playback)
         step_stall = max(stalls)
@@ -156,9 +191,12 @@ def main() -> None:
         max_stall = max(stalls)
         done.set()
         await tick
-        stats("playback_drag_forward_frame_ms", forward, **common)
-        stats("playback_drag_backward_frame_ms", backward, **common)
-        emit("playback_drag_loop_stall_max_ms", drag_stall, "ms", target=50, **common)
+        for phase in ("forward", "backward", "forward_timeline", "backward_timeline"):
+            stats(f"playback_drag_{phase}_frame_ms", frames[phase], until_idle_ms=spread(frames[phase + "_idle"]),
+                  shown=shown_heavy if phase.endswith("timeline") else shown, **common)
+        emit("playback_drag_loop_stall_max_ms", drag_stall, "ms", target=50, with_timeline_ms=round(heavy_stall, 1),
+             **common)
+        costs.report(**common)
         stats("playback_step_frame_ms", step_frames, loop_stall_max_ms=round(step_stall, 1), **common)
         stats("playback_play_100x_frame_ms", play_frames, loop_stall_max_ms=round(play_stall, 1), **common)
         stats("playback_play_max_speed_frame_ms", max_frames, loop_stall_max_ms=round(max_stall, 1),

@@ -146,6 +146,7 @@ class CallInspectorPanel(RunPanel):
             for widget in (self.messages, self.details):
                 widget.clear()
             self.reply.clear()
+            self.reply_label.setText("Reply")
             self.json_model.set_value({})
             return
         self.title.setText(f"<b>{'model' if call.kind == 'llm' else 'tool'} · {call.name}</b> — node {call.node_id}")

@@ -41,8 +41,7 @@ from widgets.memory_view.contents_model import MemoryContentsModel
 from widgets.memory_view.history_model import MemoryHistoryModel
 from widgets.memory_view.merge import MemoryEvent
 from widgets.memory_view.value_pane import MemoryValuePane
-from widgets.run_panel import RunPanel
-from widgets.verdicts.look import same_run
+from widgets.run_panel import RunPanel, same_run
 
 
 class MemoryPanel(RunPanel):

@@ -8,8 +8,8 @@ new spans of a flush with one `beginInsertRows` per parent, and `touch_spans` em
 for those rows only. With a node filter the top level is that node's executions (`NodeRow.span_ids`).
 
 Invariants: the model never resets except through `reload()` (a new projection or filter, or a span
-moved under a parent it was not shown under); `data()` reads the projection's rows, formats one cell,
-and caches nothing that can go stale.
+moved under a parent it was not shown under) — `rewind()` moves it to the same run at another moment
+in place; `data()` reads the projection's rows, formats one cell, and caches nothing that can go stale.
 """
 
 from __future__ import annotations
@@ -54,6 +54,76 @@ class TraceModel(QAbstractItemModel):
         self._ids, self._num, self._kids, self._row, self._pkey = [], {}, {}, {}, {}
         self.mark_live()
         self.endResetModel()
+
+    def rewind(self, projection: RunProjection) -> bool:
+        """Show `projection`, the same run at another moment (playback), keeping the rows read and the view's
+        layout. A parent's rows only grow at their end (first-seen order), so at any moment they are a prefix
+        of its rows at another: each parent read is cut to its rows then (`beginRemoveRows` of the tail) or
+        given the rows it gained up to `CHUNK`; a row whose expand arrow comes or goes lays the tree out
+        (`layoutChanged`). The rows left are not announced one by one (a `dataChanged` over thousands of rows
+        makes the tree ask each whether it has children): the caller repaints its view. False, and
+        nothing changed, when the rows read are not such a prefix (a span moved under another parent
+        meanwhile): the caller reloads."""
+        old = self.projection
+        if old is None:
+            return False
+        self.projection = projection
+        spans = projection.span_table.spans
+        keep: dict[str, int] = {}  # parent key → how many of its rows read stay
+        for key, shown in self._kids.items():
+            if key == ROOT or key in spans:
+                source = self.source(key)
+                n = min(len(shown), len(source))
+                if shown[:n] != source[:n]:
+                    self.projection = old
+                    return False
+                keep[key] = n
+        alive = [key for key in keep if self._alive(key, keep)]
+        for key in alive:
+            shown = self._kids[key]
+            if keep[key] < len(shown):
+                self.beginRemoveRows(self._parent_index(key), keep[key], len(shown) - 1)
+                self._forget(shown[keep[key]:])
+                del shown[keep[key]:]
+                self.endRemoveRows()
+        for key in alive:
+            shown = self._kids[key]
+            if len(shown) < CHUNK:
+                self._append(key, self.source(key)[len(shown):CHUNK])
+        self.mark_live()
+        if self._arrows_changed(old, alive):
+            self.layoutAboutToBeChanged.emit()
+            self.layoutChanged.emit()
+        return True
+
+    def _alive(self, key: str, keep: dict[str, int]) -> bool:
+        """Whether `key`'s row stays shown: its parent's does and its row is within the rows that stay."""
+        while key != ROOT:
+            parent = self._pkey.get(key)
+            if parent is None or parent not in keep or self._row[key] >= keep[parent]:
+                return False
+            key = parent
+        return True
+
+    def _forget(self, span_ids: list[str]) -> None:
+        """Drop the rows of `span_ids` and every row read under them (their internal ids stay)."""
+        pending = list(span_ids)
+        while pending:
+            sid = pending.pop()
+            self._row.pop(sid, None)
+            self._pkey.pop(sid, None)
+            pending.extend(self._kids.pop(sid, ()))
+
+    def _arrows_changed(self, old: RunProjection, keys: list[str]) -> bool:
+        """Whether a row shown under `keys`, not itself read, gained its first child or lost its last."""
+        before, now = old.span_table.spans, self.projection.span_table.spans  # type: ignore[union-attr]
+        for key in keys:
+            for sid in self._kids[key]:
+                if sid not in self._kids:
+                    was, span = before.get(sid), now.get(sid)
+                    if bool(was is not None and was.children) != bool(span is not None and span.children):
+                        return True
+        return False
 
     def mark_live(self) -> None:
         self._live_base = self.projection.elapsed_s if self.projection is not None else 0.0

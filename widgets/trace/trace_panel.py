@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.projection import ProjectionChanges
-from widgets.run_panel import RunPanel
+from engine.projection import ProjectionChanges, RunProjection
+from widgets.run_panel import RunPanel, same_run
 from widgets.trace.trace_cells import NAME
 from widgets.trace.trace_filter import TraceFilterProxy
 from widgets.trace.trace_format import TERMINAL_SPAN_STATES
@@ -42,8 +42,7 @@ class TracePanel(RunPanel):
         super().__init__(parent)
         self.model = TraceModel(self)
         self.model.set_palette(self.palette())
-        self.proxy = TraceFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
+        self.proxy = TraceFilterProxy(self)  # over the model only while a search filters it (else it costs every change)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Filter by name or status…")
         self.search.setClearButtonEnabled(True)
@@ -87,6 +86,26 @@ class TracePanel(RunPanel):
         self._connect_selection()
 
     # -- RunPanel -------------------------------------------------------------------------------------
+    def set_projection(self, projection: RunProjection | None) -> None:
+        """Show `projection`; the same run standing still at another moment (playback) rewinds the rows read
+        in place (`TraceModel.rewind`: the person's opened rows and scroll stay, nothing is laid out again)
+        unless a search filters the tree; a live run is reloaded (its running executions opened)."""
+        old = self.projection
+        if (projection is not None and old is not None and projection is not old and same_run(old, projection)
+                and not self.clock_running and self.model.node_filter == self.node_filter
+                and not self.search.text().strip()):
+            self.model.clock_running = self.clock_running
+            if self.model.rewind(projection):
+                self.view.viewport().update()  # the rows left read the new moment when painted
+                self.projection = projection
+                self._insert_timer.stop()
+                self._pending_added.clear()
+                self._pending_touched.clear()
+                self._inserted.clear()
+                self._sync_live_timer()
+                return
+        super().set_projection(projection)
+
     def rebuild(self) -> None:
         self._auto_expanded.clear()
         self._inserted.clear()
@@ -206,6 +225,8 @@ class TracePanel(RunPanel):
         needle = self.search.text().strip()
         if needle:
             self.model.fetch_all()
+            if self.proxy.sourceModel() is not self.model:
+                self.proxy.setSourceModel(self.model)
             self.proxy.set_needle(needle)
             if self.view.model() is not self.proxy:
                 self.view.setModel(self.proxy)
@@ -218,6 +239,7 @@ class TracePanel(RunPanel):
         elif self.view.model() is not self.model:
             self.proxy.set_needle("")
             self.view.setModel(self.model)
+            self.proxy.setSourceModel(None)  # type: ignore[arg-type]
             self._connect_selection()
             self._expand_open_rows()
 

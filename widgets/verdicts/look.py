@@ -15,8 +15,6 @@ from typing import Any
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QWidget
 
-from engine.projection import RunProjection
-
 
 @dataclass(frozen=True, slots=True)
 class Look:
@@ -85,10 +83,3 @@ def value_preview(value: Any, limit: int = 120) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return preview(text, limit)
-
-
-def same_run(old: RunProjection | None, new: RunProjection | None) -> bool:
-    """Whether `new` shows the same run as `old` (a playback rebuilt at another seq, or itself)."""
-    if old is None or new is None:
-        return old is new
-    return old is new or (bool(new.run_id) and new.run_id == old.run_id)

@@ -36,8 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.projection import ProjectionChanges, RunProjection
-from widgets.run_panel import RunPanel
-from widgets.verdicts.look import look_for, same_run
+from widgets.run_panel import RunPanel, same_run
+from widgets.verdicts.look import look_for
 from widgets.verdicts.verdict_details import VerdictDetails
 from widgets.verdicts.verdicts_model import DECISIONS, SUBJECT, VerdictsModel
 
