@@ -40,6 +40,22 @@ def models_in_use(plan: RunPlan, overrides: Mapping[str, str], prefix: str = "")
     return uses
 
 
+def models_called(plan: RunPlan, overrides: Mapping[str, str]) -> set[str]:
+    """The models `models_in_use` names, without the labels (what a run's start needs, per run)."""
+    calls: dict[tuple[str, Any], bool] = {}  # (role, mode) -> whether such a node calls a model
+    models: set[str] = set()
+    for node in plan.nodes.values():
+        key = (node.role, node.param("mode") if node.role in ("router", "reduce") else None)
+        found = calls.get(key)
+        if found is None:
+            found = calls[key] = _calls_a_model(node)
+        if found:
+            models.add(overrides.get(node.role) or node.setup.model)
+    for subplan in plan.subplans.values():
+        models |= models_called(subplan, overrides)
+    return models
+
+
 def missing_keys(plan: RunPlan, overrides: Mapping[str, str], gateway: Any) -> list[str]:
     """What keeps the run's models from being called, one line per provider (empty: nothing known)."""
     check = getattr(gateway, "missing_key", None)
