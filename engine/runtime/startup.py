@@ -76,7 +76,7 @@ async def _begin(hub: EventHub, writer: EventRecorder | None, plan: RunPlan, ove
     deadline_s = plan.budget.deadline_s
     wait = min(COMMIT_WAIT_S, deadline_s) if deadline_s else COMMIT_WAIT_S
     jobs: list[Awaitable[object]] = [_committed(writer, wait)] if writer is not None else []
-    models = sorted({model for model in models_called(plan, overrides) if model.startswith("sim/")} - _WARMED)
+    models = sorted({model for model, _ in models_called(plan, overrides) if model.startswith("sim/")} - _WARMED)
     if "engine.roles" not in sys.modules or models:  # nothing left to load: no worker thread to wait for
         jobs.append(asyncio.to_thread(_load_code, models))
     done = await asyncio.gather(*jobs)
