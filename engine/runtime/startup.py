@@ -44,7 +44,7 @@ def _load_code(models: list[str]) -> None:
             _WARMED.add(model)
 
 
-async def _committed(writer: EventRecorder, wait: float) -> bool:
+async def _committed(writer: EventRecorder, wait: float, what: str) -> bool:
     """Whether everything appended to `writer` so far is committed within `wait` seconds. The writer's
     thread wakes the loop itself once it got there (`call_in_order`): no worker thread in between,
     whose wake-up (milliseconds on a loaded machine) the run would wait for too."""
@@ -55,7 +55,7 @@ async def _committed(writer: EventRecorder, wait: float) -> bool:
         if not done.done():
             done.set_result(True)
 
-    writer.call_in_order(lambda: loop.call_soon_threadsafe(resolve), "the run's start")
+    writer.call_in_order(lambda: loop.call_soon_threadsafe(resolve), what)
     try:
         return await asyncio.wait_for(done, wait)
     except TimeoutError:
@@ -75,7 +75,7 @@ async def _begin(hub: EventHub, writer: EventRecorder | None, plan: RunPlan, ove
     hub.flush_sinks()
     deadline_s = plan.budget.deadline_s
     wait = min(COMMIT_WAIT_S, deadline_s) if deadline_s else COMMIT_WAIT_S
-    jobs: list[Awaitable[object]] = [_committed(writer, wait)] if writer is not None else []
+    jobs: list[Awaitable[object]] = [_committed(writer, wait, "the run's start")] if writer is not None else []
     models = sorted({model for model, _ in models_called(plan, overrides) if model.startswith("sim/")} - _WARMED)
     if "engine.roles" not in sys.modules or models:  # nothing left to load: no worker thread to wait for
         jobs.append(asyncio.to_thread(_load_code, models))
@@ -92,7 +92,7 @@ async def end_durably(writer: EventRecorder, deadline_s: float | None, elapsed_s
     committed, nothing to report — closes on the loop (the writer's thread has only its stop left to
     take); anything else (a write still waiting, problems to mark in the store) closes in a worker."""
     wait = max(MIN_CLOSE_WAIT_S, deadline_s - elapsed_s) if deadline_s else CLOSE_WAIT_S
-    if await _committed(writer, wait) and not writer.errors:
+    if await _committed(writer, wait, "the run's end") and not writer.errors:
         writer.close(timeout=wait)
     else:
         await asyncio.to_thread(writer.close, MIN_CLOSE_WAIT_S)
