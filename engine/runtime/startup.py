@@ -92,10 +92,11 @@ async def end_durably(writer: EventRecorder, deadline_s: float | None, elapsed_s
     committed, nothing to report — closes on the loop (the writer's thread has only its stop left to
     take); anything else (a write still waiting, problems to mark in the store) closes in a worker."""
     wait = max(MIN_CLOSE_WAIT_S, deadline_s - elapsed_s) if deadline_s else CLOSE_WAIT_S
-    if await _committed(writer, wait, "the run's end") and not writer.errors:
+    committed = await _committed(writer, wait, "the run's end")
+    if committed and not writer.errors:
         writer.close(timeout=wait)
-    else:
-        await asyncio.to_thread(writer.close, MIN_CLOSE_WAIT_S)
+    else:  # still not committed after `wait`: the writer is given up on at once
+        await asyncio.to_thread(writer.close, wait if committed else 0.0, waited_s=0.0 if committed else wait)
 
 
 __all__ = ["CLOSE_WAIT_S", "COMMIT_WAIT_S", "begin_durably", "end_durably"]
