@@ -62,11 +62,12 @@ def missing_keys(plan: RunPlan, overrides: Mapping[str, str], gateway: Any) -> l
     check = getattr(gateway, "missing_key", None)
     if check is None:
         return []
-    if not any(check(model, api_base) for model, api_base in models_called(plan, overrides)):
+    found = {(model, api_base): check(model, api_base) for model, api_base in models_called(plan, overrides)}
+    if not any(found.values()):
         return []  # the common case, told without a label per node
     problems: dict[str, list[ModelUse]] = {}
     for use in models_in_use(plan, overrides):
-        problem = check(use.model, use.api_base)
+        problem = found[(use.model, use.api_base)]  # the gateway is asked once per (model, server)
         if problem:
             problems.setdefault(problem, []).append(use)
     lines = []
