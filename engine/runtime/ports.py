@@ -29,7 +29,7 @@ class EventRecorder(Protocol):
 
     def flush(self, timeout: float | None = ...) -> bool: ...  # everything so far committed (blocking)
 
-    def close(self, timeout: float | None = ...) -> None: ...  # what could not be stored is in `errors`
+    def close(self, timeout: float | None = ..., *, waited_s: float = ...) -> None: ...  # unstored: in `errors`
 
 
 class RunStore(MemoryStore, Protocol):

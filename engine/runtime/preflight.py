@@ -40,14 +40,34 @@ def models_in_use(plan: RunPlan, overrides: Mapping[str, str], prefix: str = "")
     return uses
 
 
+def models_called(plan: RunPlan, overrides: Mapping[str, str]) -> set[tuple[str, str | None]]:
+    """The (model, server) pairs `models_in_use` names, without the labels: what a run's start needs,
+    per run, in a lean walk (0.1 ms instead of ~5 ms for 1,000 nodes)."""
+    calls: dict[tuple[str, Any], bool] = {}  # (role, mode) -> whether such a node calls a model
+    models: set[tuple[str, str | None]] = set()
+    for node in plan.nodes.values():
+        key = (node.role, node.param("mode") if node.role in ("router", "reduce") else None)
+        found = calls.get(key)
+        if found is None:
+            found = calls[key] = _calls_a_model(node)
+        if found:
+            models.add((overrides.get(node.role) or node.setup.model, node.setup.call.api_base if node.setup.call else None))
+    for subplan in plan.subplans.values():
+        models |= models_called(subplan, overrides)
+    return models
+
+
 def missing_keys(plan: RunPlan, overrides: Mapping[str, str], gateway: Any) -> list[str]:
     """What keeps the run's models from being called, one line per provider (empty: nothing known)."""
     check = getattr(gateway, "missing_key", None)
     if check is None:
         return []
+    found = {(model, api_base): check(model, api_base) for model, api_base in models_called(plan, overrides)}
+    if not any(found.values()):
+        return []  # the common case, told without a label per node
     problems: dict[str, list[ModelUse]] = {}
     for use in models_in_use(plan, overrides):
-        problem = check(use.model, use.api_base)
+        problem = found[(use.model, use.api_base)]  # the gateway is asked once per (model, server)
         if problem:
             problems.setdefault(problem, []).append(use)
     lines = []

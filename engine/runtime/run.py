@@ -53,7 +53,7 @@ from engine.runtime.run_contracts import check_contracts
 from engine.runtime.run_deadline import DeadlineWatch, deadline_reason
 from engine.runtime.run_services import RunServices
 from engine.runtime.scheduler import GraphExecutor
-from engine.runtime.startup import begin_durably, close_writer
+from engine.runtime.startup import begin_durably, end_durably
 from engine.runtime.sub_graph_versions import SETTINGS_KEY as SUB_GRAPHS
 from engine.runtime.sub_graph_versions import sub_graph_documents
 from engine.tools.registry import ToolRegistry
@@ -222,7 +222,7 @@ class Run:
         hub.close()
         lost: list[str] = []
         if writer is not None:
-            await asyncio.to_thread(close_writer, writer, plan.budget.deadline_s, hub.elapsed())
+            await end_durably(writer, plan.budget.deadline_s, hub.elapsed())
             lost += writer.errors
         lost += (f"a run event consumer failed: {e}" for e in hub.sink_errors)
         lost += [start_problem] if start_problem else []

@@ -47,6 +47,7 @@ class GraphExecutor:
         self.status: dict[str, str] = {}
         self.values: defaultdict[str, dict[str, list[Any]]] = defaultdict(dict)  # node → port → values in
         self._ranks: dict[tuple[str, str], list[int]] = {}  # (node, port) → the edge rank of each value in
+        self._input_ranks: dict[str, dict[PlanEdge, int]] = {}  # by node: each input edge's place in its inputs
         self.pending: dict[str, int] = dict(plan.waits)  # by node: forward inputs not yet resolved
         self.last_inputs: dict[str, dict[str, Any]] = {}
         self.last_outputs: dict[str, dict[str, Any]] = {}  # by node: its latest execution's outputs
@@ -182,10 +183,18 @@ class GraphExecutor:
     def _merge(self, into: list[Any], edge: PlanEdge, value: Any) -> None:
         """Put `value` among a port's values at its edge's place in the target's inputs (merges by key)."""
         ranks = self._ranks.setdefault((edge.target, edge.target_port), [])
-        rank = self.plan.nodes[edge.target].inputs.index(edge)
+        ranks_of = self._input_ranks.get(edge.target) or self._rank_inputs(edge.target)
+        rank = ranks_of[edge]  # a lookup, not `inputs.index(edge)`: a fan-in of n edges was n² comparisons
         at = bisect.bisect_right(ranks, rank)
         ranks.insert(at, rank)
         into.insert(at, value)
+
+    def _rank_inputs(self, nid: str) -> dict[PlanEdge, int]:
+        ranks: dict[PlanEdge, int] = {}
+        for k, edge in enumerate(self.plan.nodes[nid].inputs):
+            ranks.setdefault(edge, k)  # the first place of an edge, as `inputs.index` gave it
+        self._input_ranks[nid] = ranks
+        return ranks
 
     def _inputs_of(self, node: PlanNode, values: Mapping[str, list[Any]]) -> dict[str, Any]:
         multiple = node.setup.multiple

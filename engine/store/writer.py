@@ -115,9 +115,10 @@ class TraceWriter:
         self._queue.put(done)
         return done.wait(timeout)
 
-    def close(self, timeout: float | None = None) -> None:
+    def close(self, timeout: float | None = None, *, waited_s: float = 0.0) -> None:
         """Flush and stop; with `timeout`, give up waiting after that many seconds (the database locked
-        by another process, a stuck disk): what is still unwritten is then reported in `errors`."""
+        by another process, a stuck disk): what is still unwritten is then reported in `errors`
+        (`waited_s`: how long the caller already waited for the writer, counted in that report)."""
         if self._closed:
             return
         self._closed = True
@@ -129,7 +130,7 @@ class TraceWriter:
                 with self._lock:
                     accounted = self._stored + self._failed
                 self._report([f"{self._appended - accounted} events not stored: the trace database did not "
-                              f"take them within {timeout:.1f} s (locked by another process, or a stuck disk); "
+                              f"take them within {waited_s + (timeout or 0.0):.1f} s (locked by another process, or a stuck disk); "
                               "gave up"])
                 return
         if self._errors:

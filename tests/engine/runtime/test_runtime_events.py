@@ -110,7 +110,7 @@ async def test_store_gets_workflow_version_and_every_event() -> None:
         def flush(self, timeout: float | None = None) -> bool:
             return True
 
-        def close(self, timeout: float | None = None) -> None:
+        def close(self, timeout: float | None = None, *, waited_s: float = 0.0) -> None:
             self.closed = True
 
     store = FakeStore()

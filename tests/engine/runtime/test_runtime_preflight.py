@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.events import LLMCallStarted, NodeStateChanged
+from engine.graph.format import load_workflow
 from engine.llm.gateway import Gateway
 from engine.llm.keys import KeyResolver
 from engine.llm.prices import PriceTable
 from engine.runtime import Run, compile_workflow
-from engine.runtime.preflight import missing_keys, models_in_use
+from engine.runtime.preflight import missing_keys, models_called, models_in_use
 from tests.engine.runtime.fakes import FakeGateway, build, triad
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 
 
 def _gateway(**environ: str) -> Gateway:
@@ -31,6 +36,15 @@ def test_models_in_use_are_the_calling_nodes_with_overrides_applied() -> None:
     assert sorted((u.model, u.api_base, u.node) for u in uses) == [
         ("groq/llama", None, "Ask (ask)"), ("openai/gpt-4o", None, "Plan (plan)"),
         ("sim/default", "http://127.0.0.1:9/v1", "Sum (sum)")]
+    # the lean walk a run's start takes (no labels) names the same models, routers and reduces alike
+    assert models_called(compile_workflow(wf), {"planner": "openai/gpt-4o"}) == {(u.model, u.api_base) for u in uses}
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.triadic.json")))
+def test_models_called_are_the_models_in_use_of_every_example(example: str) -> None:
+    plan = compile_workflow(load_workflow(EXAMPLES / example))
+    for overrides in ({}, {"executor": "sim/strong", "critic": "openai/gpt-4o"}):
+        assert models_called(plan, overrides) == {(use.model, use.api_base) for use in models_in_use(plan, overrides)}
 
 
 def test_only_models_that_need_a_key_without_one_are_reported() -> None:
