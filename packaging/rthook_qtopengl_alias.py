@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.abc
-import importlib.machinery
 import sys
+from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 ALIASED, TARGET = "PySide6.QtOpenGL", "PySide6.QtGui"
 
 
 class _AliasLoader(importlib.abc.Loader):
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
         return importlib.import_module(TARGET)
 
     def exec_module(self, module: ModuleType) -> None:
@@ -27,10 +27,10 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> ModuleSpec | None:
         if fullname != ALIASED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, _AliasLoader())
+        return ModuleSpec(fullname, _AliasLoader())
 
 
 sys.meta_path.append(_AliasFinder())
