@@ -47,6 +47,9 @@ find build/pyinstaller/dist/triadic -type f \( -name '*.so' -o -name '*.so.*' \)
         strip --strip-unneeded "$lib" 2>/dev/null || true
     done
 
+# PyInstaller links Qt's libraries at the top level too; the link of one the spec dropped (QtNetwork's) dangles
+find build/pyinstaller/dist/triadic -xtype l -delete
+
 phase "ICU data without the display-name tables (packaging/trim_icu.py)"
 "$PY" packaging/trim_icu.py build/pyinstaller/dist/triadic
 

@@ -92,6 +92,14 @@ EXEC=$(sed -n 's/^Exec="\([^"]*\)" gui %f$/\1/p' "$PREFIX/share/applications/tri
 if command -v update-mime-database >/dev/null; then
     grep -q "application/x-triadic-workflow+json" "$PREFIX/share/mime/globs2" && ok "MIME type registered (*.triadic.json)"
 fi
+# The bundle leaves the desktop's own libraries to the host (packaging/README.md ▸ What the host must have):
+# every library in it must resolve here with only the bundle's folders added. Wayland's client libraries
+# come with a Wayland session (Qt's Wayland plugin is only loaded in one); a machine without them is fine.
+LIBDIRS=$(find "$PREFIX/lib/triadic/_internal" -name '*.so*' -printf '%h\n' | sort -u | paste -sd:)
+UNRESOLVED=$(find "$PREFIX/lib/triadic/_internal" -name '*.so*' -type f -exec env -i LD_LIBRARY_PATH="$LIBDIRS" ldd {} + \
+    2>/dev/null | grep 'not found' | grep -v 'libwayland-' | sort -u || true)
+[ -z "$UNRESOLVED" ] || { echo "FAIL libraries the host lacks:"; echo "$UNRESOLVED"; exit 1; }
+ok "every bundled library resolves against this host's system libraries"
 check_triadic bundle "$PREFIX/bin/triadic" "$PREFIX/lib/triadic/_internal/resources/examples"
 step "bundle: cold start to the window shown, vs \`make run\` (.venv) when there is one"
 VENV_TRIADIC=""; [ -x .venv/bin/triadic ] && VENV_TRIADIC=.venv/bin/triadic

@@ -1,6 +1,7 @@
 """Cold start of the installed bundle vs `make run` (the dev venv): seconds to the main window shown.
 
-Usage: python packaging/measure_startup.py BUNDLE_TRIADIC [VENV_TRIADIC] [--rounds N]
+Usage: python packaging/measure_startup.py BUNDLE_TRIADIC [VENV_TRIADIC [OTHER_TRIADIC...]] [--rounds N]
+(OTHER_TRIADIC: further builds to compare, e.g. the previous bundle; labelled by their path)
 Each round starts each command once, interleaved (so load drift hits both alike), on the bundled
 triad example, offscreen, with TRIADIC_QUIT_AFTER_SHOW=1 and TRIADIC_T0 set just before the process
 starts (see app/gui.py), both in the same clean `env -i` environment (the venv's `triadic` is what
@@ -47,7 +48,7 @@ def main() -> None:
     args = sys.argv[1:]
     rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 5
     commands = [a for i, a in enumerate(args) if a != "--rounds" and (i == 0 or args[i - 1] != "--rounds")]
-    labels = ["bundle", "venv (make run)"][: len(commands)]
+    labels = (["bundle", "venv (make run)"] + commands[2:])[: len(commands)]
     load_before = _load()
     times: dict[str, list[float]] = {label: [] for label in labels}
     cpus: dict[str, list[float]] = {label: [] for label in labels}
@@ -65,7 +66,7 @@ def main() -> None:
                           "rounds": rounds, "all": [round(v, 3) for v in times[label]]}))
         print(json.dumps({"name": f"process_cpu {label}", "value": round(statistics.median(cpus[label]), 3),
                           "unit": "s", "note": "user+sys of start, show, quit"}))
-    if len(medians) == 2:
+    if len(medians) >= 2:
         ratio = medians["bundle"] / medians["venv (make run)"]
         print(json.dumps({"name": "window_shown bundle / venv", "value": round(ratio, 3)}))
     print(json.dumps({"name": "loadavg", "before": load_before, "after": _load()}))

@@ -3,10 +3,12 @@
 Qt links ICU for collation (QCollator), locale-aware case mapping and the text codecs beyond UTF-8/Latin-1;
 PySide6 ships ICU's whole data package in `libicudata.so.<v>` (31 MB). Half of it is names for display —
 languages, regions, currencies, units, time zones — plus transliterators and spelled-out numbers, read only
-by ICU's formatting APIs, which Qt does not call (its own CLDR tables name locales). This takes the data
+by ICU's formatting APIs, which Qt does not call (its own CLDR tables name locales); and the break-iterator
+rules and dictionaries and Unicode character names (3.7 MB): Qt calls no `ubrk_*` and no `u_charName` (the
+ICU functions Qt 6.11 imports are case mapping, `ucal_*` for time-zone ids, `ucnv_*` and `ucol_*`). This takes the data
 package out of the library (the `icudt<v>_dat` symbol), removes those trees with ICU's `icupkg`
-(Debian: icu-devtools) and links a library with the same name, soname and symbol (`gcc`). Collation, break
-iterators, locale data and converters stay; `triadic self-test` checks collation, Turkish case mapping and
+(Debian: icu-devtools) and links a library with the same name, soname and symbol (`gcc`). Collation,
+normalization, locale data and converters stay; `triadic self-test` checks collation, Turkish case mapping and
 a converter from the bundle.
 
 Usage: python packaging/trim_icu.py BUNDLE_DIR   (prints what it saved)
@@ -21,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-DROPPED = ("unit/", "curr/", "lang/", "region/", "zone/", "translit/", "rbnf/")
+DROPPED = ("unit/", "curr/", "lang/", "region/", "zone/", "translit/", "rbnf/", "brkitr/", "unames.icu")
 ASSEMBLY = """    .section .rodata
     .globl {symbol}
     .type {symbol}, @object
