@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.settings_store import playback_by_event, set_playback_by_event
@@ -43,6 +44,7 @@ def install_playback(window: MainWindow) -> PlaybackBar:
     bar.set_by_event(playback_by_event())
     bar.scale_changed.connect(set_playback_by_event)
     shown_run: list[Any] = [0, -1, 0.0]  # the marks drawn, the last seq then, when (a live run: ≤ 2× a second)
+    redraw_later = QTimer(bar, singleShot=True, interval=int(TRACK_REDRAW_S * 1000))  # what a throttled redraw left
 
     def on_position_changed() -> None:
         end_ts, end_seq = playback.end_ts, playback.end_seq
@@ -51,6 +53,8 @@ def install_playback(window: MainWindow) -> PlaybackBar:
         if shown_run[0] != id(marks) or (end_seq != shown_run[1] and now - shown_run[2] >= TRACK_REDRAW_S):
             shown_run[:] = [id(marks), end_seq, now]
             bar.show_run(end_ts, end_seq, marks.times, marks.seqs)
+        elif end_seq != shown_run[1] and not redraw_later.isActive():
+            redraw_later.start()  # the run's last events are drawn even when nothing moves after them
         bar.show_position(playback.seq, playback.end_seq, playback.current_ts() if not playback.following
                           else end_ts, end_ts)
 
@@ -70,6 +74,13 @@ def install_playback(window: MainWindow) -> PlaybackBar:
                                                                      if playback.shown else {}):
             trace.select_span(event.span_id)  # type: ignore[attr-defined]
 
+    def on_run_finished(run_id: str, _status: str) -> None:
+        if playback.live is not None and playback.live.run_id == run_id:
+            on_state_changed()  # no longer "● live"
+            on_position_changed()
+
+    redraw_later.timeout.connect(on_position_changed)
+    window.runs.run_finished.connect(on_run_finished)
     bar.seek_requested.connect(playback.seek_time)
     bar.seek_event_requested.connect(playback.seek)
     bar.step_requested.connect(playback.step)
