@@ -18,13 +18,13 @@ from engine.runtime.context import NodeContext
 
 
 async def run_memory(ctx: NodeContext) -> dict[str, Any]:
-    state = ctx.state
-    if state.memory is None:  # per-run memory when the run has no backend (nothing outlives the run)
-        state.memory = InMemoryBackend()
+    services = ctx.services
+    if services.memory is None:  # per-run memory when the run has no backend (nothing outlives the run)
+        services.memory = InMemoryBackend()
     name, scope, key = str(ctx.param("memory")), str(ctx.param("scope")), str(ctx.param("key"))
-    scope_id = {"run": state.hub.run_id, "workflow": state.workflow_id}.get(scope, "")
+    scope_id = {"run": services.hub.run_id, "workflow": services.workflow_id}.get(scope, "")
     mode = str(ctx.param("mode"))
-    current = state.memory.read(name, scope, scope_id, key)
+    current = services.memory.read(name, scope, scope_id, key)
     if mode == "read":
         ctx.emit(MemoryRead, node_id=ctx.key, memory=name, scope=scope, key=key, value=current)
         return {"value": current}
@@ -35,7 +35,7 @@ async def run_memory(ctx: NodeContext) -> dict[str, Any]:
     if ctx.param("gated"):  # the reason says why a refused write was refused (the gate's decision and reasons)
         admitted, reason = admit(_gate_verdict(ctx.inputs.get("gate")), gated=True)
     if admitted:
-        state.memory.write(name, scope, scope_id, key, value)
+        services.memory.write(name, scope, scope_id, key, value)
     ctx.emit(MemoryWritten, node_id=ctx.key, memory=name, scope=scope, key=key, value=value,
              admitted=admitted, reason=reason)
     return {"value": value if admitted else current}

@@ -19,7 +19,7 @@ from engine.runtime.context import NodeContext
 
 async def run_planner(ctx: NodeContext) -> dict[str, Any]:
     goal = as_text(ctx.inputs.get("goal"))
-    replan = ctx.state.replans.get(ctx.key, 0)
+    replan = ctx.services.replans.get(ctx.key, 0)
     max_tasks = int(ctx.param("max_tasks") or 8)
     prompt = (render(str(ctx.param("prompt")), goal=goal) + feedback_text(ctx.feedback) + "\n\n"
               + FORMAT_PLAN.replace("{max_tasks}", str(max_tasks)))

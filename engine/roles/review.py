@@ -126,7 +126,7 @@ def loop_bound(max_rounds: int) -> int:
 async def _unapproved(ctx: NodeContext, verdict: dict[str, Any], best: Any, approved_port: str,
                       why: str) -> dict[str, Any]:
     reasons = "; ".join(verdict.get("reasons", [])) or "no reasons given"
-    if ctx.state.human is not None:
+    if ctx.services.human is not None:
         decision, edited, said = await ctx.ask_human(f"{ctx.node.label}: {why}. Approve the best artifact?", best)
         if decision in ("approve", "edit"):
             return {"verdict": verdict, approved_port: edited if decision == "edit" else best}
@@ -138,7 +138,7 @@ async def _unapproved(ctx: NodeContext, verdict: dict[str, Any], best: Any, appr
 async def _unjudged(ctx: NodeContext, author: str, error: str, artifact: Any, approved_port: str) -> dict[str, Any]:
     """The judge itself failed: a person (if the run has a human policy) may approve the artifact in
     its place — a verdict by "human" — else the node fails with the judge's error."""
-    if ctx.state.human is not None:
+    if ctx.services.human is not None:
         decision, edited, said = await ctx.ask_human(f"{ctx.node.label} could not judge: {error}. "
                                                      "Approve the artifact in its place?", artifact)
         if decision in ("approve", "edit"):
@@ -158,4 +158,4 @@ def _planner_fed(nodes: Any, loop_start: str | None) -> str | None:
 
 def _artifact_seq(ctx: NodeContext, author: str) -> int | None:
     """The seq of the author's latest output event (the artifact judged), from the run's index of them."""
-    return ctx.state.hub.output_seqs.get(ctx.graph.key(author))
+    return ctx.services.hub.output_seqs.get(ctx.graph.key(author))

@@ -60,7 +60,7 @@ async def _classify(ctx: NodeContext, value: Any, routes: list[str]) -> str:
 def _escalate(ctx: NodeContext, value: Any, routes: list[str]) -> str:
     """One route up per stall so far: every value seen before, and every failing verdict, counts
     (all of them, not just the newest: three failing verdicts in a row reach the third route)."""
-    history = ctx.state.router_history.setdefault(ctx.key, [])
+    history = ctx.services.router_history.setdefault(ctx.key, [])
     history.append(as_text(value))
     stalls = sum(1 for i, seen in enumerate(history) if seen in history[:i] or _failing_verdict(seen))
     return routes[min(stalls, len(routes) - 1)]

@@ -23,8 +23,8 @@ async def run_subgraph(ctx: NodeContext) -> dict[str, Any]:
         inputs = dict(given)
     else:
         inputs = {name: given for name in names} if "input" in ctx.inputs else {}
-    inner = GraphExecutor(ctx.state, plan, parent_span=ctx.span_id, inputs=inputs, prefix=f"{ctx.key}/")
-    budget = ctx.state.budget  # the sub-graph's own run limits hold over its nodes (`runtime.budget_scope`)
+    inner = GraphExecutor(ctx.services, plan, parent_span=ctx.span_id, inputs=inputs, prefix=f"{ctx.key}/")
+    budget = ctx.services.budget  # the sub-graph's own run limits hold over its nodes (`runtime.budget_scope`)
     scope = budget.open_scope(ctx.key, plan.budget)
     try:
         results = await budget.within_deadline(inner.execute(), plan.budget.deadline_s, ctx.key, f"sub-graph {ctx.key}")

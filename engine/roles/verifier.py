@@ -46,7 +46,7 @@ def _from_recording(ctx: NodeContext, tool: str, arguments: dict[str, Any]) -> d
     """The recorded verdict when the run is a strict replay. A run's tools can only be a `ReplayTools`
     once `engine.replay` was imported: a live run does not import it for this question."""
     replay = sys.modules.get("engine.replay.services")
-    tools = ctx.state.tools
+    tools = ctx.services.tools
     if replay is None or not isinstance(tools, replay.ReplayTools):
         return None
     served: dict[str, Any] | None = tools.recorded_check(tool, arguments)

@@ -34,10 +34,10 @@ E = TypeVar("E", bound=Event)
 
 
 class NodeContext:
-    def __init__(self, state: RunServices, graph: GraphExecutor, node: PlanNode, inputs: Mapping[str, Any],
+    def __init__(self, services: RunServices, graph: GraphExecutor, node: PlanNode, inputs: Mapping[str, Any],
                  span_id: str, round: int = 0, feedback: Mapping[str, Any] | None = None, *,
                  key: str | None = None) -> None:
-        self.state, self.graph, self.node = state, graph, node
+        self.services, self.graph, self.node = services, graph, node
         self.inputs = dict(inputs)
         self.span_id = span_id
         self.round = round
@@ -50,10 +50,10 @@ class NodeContext:
 
     @property
     def model(self) -> str:
-        return model_for(self.state, self.node)
+        return model_for(self.services, self.node)
 
     def emit(self, cls: type[E], **fields: Any) -> E:
-        return self.state.hub.emit(cls, span_id=self.span_id, parent_id=self.graph.parent_span, **fields)
+        return self.services.hub.emit(cls, span_id=self.span_id, parent_id=self.graph.parent_span, **fields)
 
     async def llm(self, prompt: str, *, model: str | None = None, **metadata: Any) -> LLMResponse:
         """One model call with the node's system prompt; `metadata` goes to the provider."""
@@ -69,7 +69,7 @@ class NodeContext:
         """One model call with explicit messages (and tools in OpenAI format), to await. A plain method
         returning `call_llm`'s coroutine: awaiting it adds no coroutine of its own."""
         metadata.setdefault("round", self.round)
-        return call_llm(self.state, self.node, self.key, self.span_id, messages, metadata, model, tools)
+        return call_llm(self.services, self.node, self.key, self.span_id, messages, metadata, model, tools)
 
     def verdict(self, subject: str, verdict: Mapping[str, Any], *, judge_model: str | None = None,
                 artifact_seq: int | None = None) -> VerdictIssued:
@@ -77,7 +77,7 @@ class NodeContext:
                           decision=verdict["decision"], score=float(verdict.get("score", 0.0)),
                           reasons=list(verdict.get("reasons", [])), claims=list(verdict.get("claims", [])),
                           round=self.round, artifact_seq=artifact_seq, judge_model=judge_model)
-        self.state.verdicts.append(event)
+        self.services.verdicts.append(event)
         return event
 
     async def rerun(self, start: str, end: str, *, feedback: Mapping[str, Any] | None = None,
@@ -94,10 +94,10 @@ class NodeContext:
         by = "policy"
         if policy in ("approve", "reject"):
             reply: HumanReply = (policy, None)  # type: ignore[assignment]
-        elif self.state.human is not None:
-            reply, by = await self.state.human.answer(self.key, prompt, artifact), self.state.human.by
+        elif self.services.human is not None:
+            reply, by = await self.services.human.answer(self.key, prompt, artifact), self.services.human.by
         else:
-            reply, by = await self.state.control.wait_human(self.key), "user"
+            reply, by = await self.services.control.wait_human(self.key), "user"
         reason = str(reply[2]) if len(reply) > 2 else ""  # type: ignore[misc]
         self.emit(HumanDecisionMade, node_id=self.key, decision=reply[0], edited=reply[1], by=by, reason=reason)
         if then_running:
@@ -109,9 +109,9 @@ class NodeContext:
         it starts. Made on first use; `Run` closes it (stopping its servers) before `RunFinished`."""
         from engine.tools.runtools import RunTools
 
-        tools = self.state.tools
+        tools = self.services.tools
         if not isinstance(tools, RunTools):
-            tools = self.state.tools = RunTools(tools)
+            tools = self.services.tools = RunTools(tools)
         return tools
 
     async def tool_server(self, command_line: str) -> str:
@@ -130,7 +130,7 @@ class NodeContext:
         registry = self.toolbox()
         with self.tool_span(name, arguments) as span:
             try:
-                async with self.state.call_slots(self.key, self.node.setup.concurrency):  # both caps
+                async with self.services.call_slots(self.key, self.node.setup.concurrency):  # both caps
                     result = await registry.call(name, arguments, allow=allow, read_only=read_only,
                                                  timeout_s=timeout_s)
             except Exception as exc:
@@ -149,4 +149,4 @@ class NodeContext:
     def tool_span(self, tool: str, arguments: dict[str, Any]) -> ToolSpan:
         """The span of one tool call by this node, to use as `with ctx.tool_span(...) as span:`; it is
         closed on the way out whatever happens ("cancelled" on a cancel, the error when it raises)."""
-        return ToolSpan(self.state.hub, parent_id=self.span_id, node_id=self.key, tool=tool, arguments=arguments)
+        return ToolSpan(self.services.hub, parent_id=self.span_id, node_id=self.key, tool=tool, arguments=arguments)

@@ -34,27 +34,27 @@ NODE_RETRY_BACKOFF_S = 0.2
 _new_request: Callable[..., LLMRequest] = LLMRequest.__new__  # its constructor without type.__call__ around it
 
 
-def model_for(state: RunServices, node: PlanNode) -> str:
-    return state.overrides.get(node.role) or node.setup.model
+def model_for(services: RunServices, node: PlanNode) -> str:
+    return services.overrides.get(node.role) or node.setup.model
 
 
-async def call_llm(state: RunServices, node: PlanNode, node_key: str, parent_span: str,
+async def call_llm(services: RunServices, node: PlanNode, node_key: str, parent_span: str,
                    messages: list[dict[str, Any]], metadata: dict[str, Any],
                    model: str | None = None, tools: list[dict[str, Any]] | None = None) -> LLMResponse:
-    model = model or model_for(state, node)
+    model = model or model_for(services, node)
     settings = node.setup.call or call_settings(node)
     sim = dict(settings.sim) if settings.sim else {}  # the request's own copy
-    meta = {"role": node.role, "node_id": node_key, "seed": state.seed, "sim": sim}
+    meta = {"role": node.role, "node_id": node_key, "seed": services.seed, "sim": sim}
     if settings.sim_output:  # "sql" / "python": ask the simulated provider for code-shaped answers
         meta["output"] = settings.sim_output
     meta.update(metadata)
     request = _new_request(LLMRequest, model=model, messages=messages, temperature=settings.temperature,
-                           timeout_s=settings.timeout_s, retries=settings.retries, seed=state.seed,
+                           timeout_s=settings.timeout_s, retries=settings.retries, seed=services.seed,
                            tools=tools, metadata=meta, api_base=settings.api_base)
     attempts = 2 if settings.retries > 0 else 1
     for attempt in range(1, attempts + 1):
         try:
-            return await _attempt(state, settings, node_key, parent_span, request, node.setup.concurrency)
+            return await _attempt(services, settings, node_key, parent_span, request, node.setup.concurrency)
         except LLMError as exc:
             if not exc.retryable:  # a missing key, a refused request: retrying would not help
                 raise NodeFailed(f"model call failed: {exc}") from exc
@@ -64,33 +64,33 @@ async def call_llm(state: RunServices, node: PlanNode, node_key: str, parent_spa
     raise AssertionError("unreachable")
 
 
-async def _attempt(state: RunServices, settings: CallSettings, node_key: str, parent_span: str,
+async def _attempt(services: RunServices, settings: CallSettings, node_key: str, parent_span: str,
                    request: LLMRequest, cap: int) -> LLMResponse:
-    hub, budget = state.hub, state.budget
-    slots = state.call_slots(node_key, cap) if cap else state.slots
+    hub, budget = services.hub, services.budget
+    slots = services.call_slots(node_key, cap) if cap else services.slots
     if not slots.try_take():
         await slots.take()
     try:
         budget.before_call(node_key, hub.elapsed, settings)
-        meter = meter_for(budget, node_key, request, settings, state.gateway)
+        meter = meter_for(budget, node_key, request, settings, services.gateway)
         if meter.on:
             meter.start(request.messages)
             if meter.hit is not None:  # the prompt alone does not fit (or the budget is spent): no call
                 meter.settle()
                 raise meter.hit
-        if (starting := getattr(state.gateway, "starting", None)) is not None:
+        if (starting := getattr(services.gateway, "starting", None)) is not None:
             await starting(request)  # a replay announces the call at its recorded turn (engine/replay)
         span = hub.new_span("llm", parent_span)
         hub.llm_started(node_key, request.model, request.to_record(), span_id=span, parent_id=parent_span)
 
-        on_delta = CallDeltas(state, span, parent_span, meter)
+        on_delta = CallDeltas(services, span, parent_span, meter)
 
         started = time.monotonic()
         if meter.on:  # a task of its own, so that crossing a token budget can cancel the call
-            meter.call = asyncio.ensure_future(state.gateway.complete(request, on_delta))
+            meter.call = asyncio.ensure_future(services.gateway.complete(request, on_delta))
             call: Awaitable[LLMResponse] = meter.call
         else:
-            call = state.gateway.complete(request, on_delta)
+            call = services.gateway.complete(request, on_delta)
         try:
             response = await call
         except asyncio.CancelledError:
@@ -102,7 +102,7 @@ async def _attempt(state: RunServices, settings: CallSettings, node_key: str, pa
                      cost_usd=meter.cost(), latency_s=time.monotonic() - started,
                      error=str(meter.hit) if cut else "cancelled", error_type="BudgetHit" if cut else "CancelledError")
             budget.commit(node_key, meter.prompt, meter.streamed, meter.cost(), settings.limited)
-            _announce(state, parent_span, settings)
+            _announce(services, parent_span, settings)
             if cut and meter.hit is not None:
                 raise meter.hit from None
             raise
@@ -123,15 +123,15 @@ async def _attempt(state: RunServices, settings: CallSettings, node_key: str, pa
         budget.after_call(node_key, response.tokens_in, response.tokens_out, response.cost_usd, settings)
     finally:
         if budget.limited or settings.limited:
-            _announce(state, parent_span, settings)
+            _announce(services, parent_span, settings)
     return response
 
 
-def _announce(state: RunServices, parent_span: str, settings: CallSettings) -> None:
+def _announce(services: RunServices, parent_span: str, settings: CallSettings) -> None:
     """The run's usage after a call, for runs (or nodes) with a limit to hold it against. Without any,
     the usage is in each `LLMCallFinished` and the run's totals in `RunFinished`."""
-    if not (state.budget.limited or settings.limited):
+    if not (services.budget.limited or settings.limited):
         return
-    total = state.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
-    state.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
-                   elapsed_s=state.hub.elapsed() - state.budget.held_s())  # as the deadline counts it
+    total = services.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
+    services.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
+                   elapsed_s=services.hub.elapsed() - services.budget.held_s())  # as the deadline counts it

@@ -57,7 +57,7 @@ async def recover(graph: GraphExecutor, nid: str, error: str) -> dict[str, Any]:
             tried.append(f"replan {count}")
             continue
         return outputs
-    if graph.state.human is not None:
+    if graph.services.human is not None:
         return await _ask_human(graph, node, error, tried, last_round + 1)
     raise NodeFailed(_final(error, tried))
 
@@ -66,8 +66,8 @@ async def _ask_human(graph: GraphExecutor, node: PlanNode, error: str, tried: li
                      round: int) -> dict[str, Any]:
     port = _main_port(node)
     inputs = graph.inputs_for(node.id)
-    span = graph.state.hub.new_span("node", graph.key(node.id))
-    ctx = NodeContext(graph.state, graph, node, inputs, span, round, key=graph.key(node.id))
+    span = graph.services.hub.new_span("node", graph.key(node.id))
+    ctx = NodeContext(graph.services, graph, node, inputs, span, round, key=graph.key(node.id))
     edit_hint = f", edit to give its {port!r} yourself" if port else ""
     question = (f"{node.label} failed: {error}. Approve to try it once more{edit_hint}, "
                 f"or reject to fail it.")
@@ -110,18 +110,18 @@ def nearest_planner(nodes: Mapping[str, PlanNode], start: str, *, including_star
 
 def may_replan(graph: GraphExecutor, planner: PlanNode) -> bool:
     """Whether `planner` has a replan left (its `max_replans` per run, failures and judges alike)."""
-    return graph.state.replans.get(graph.key(planner.id), 0) < int(planner.param("max_replans") or 0)
+    return graph.services.replans.get(graph.key(planner.id), 0) < int(planner.param("max_replans") or 0)
 
 
 def count_replan(graph: GraphExecutor, planner: PlanNode) -> int:
     """Count one replan of `planner`; how many it has had in this run."""
     key = graph.key(planner.id)
-    graph.state.replans[key] = count = graph.state.replans.get(key, 0) + 1
+    graph.services.replans[key] = count = graph.services.replans.get(key, 0) + 1
     return count
 
 
 def _announce(graph: GraphExecutor, nid: str, message: str) -> None:
-    graph.state.hub.emit(LogMessage, parent_id=graph.parent_span, node_id=graph.key(nid), level="warning",
+    graph.services.hub.emit(LogMessage, parent_id=graph.parent_span, node_id=graph.key(nid), level="warning",
                          message=message)
 
 

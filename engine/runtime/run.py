@@ -155,7 +155,7 @@ class Run:
     async def _execute(self) -> RunResult:
         plan, hub = self.plan, self.hub
         writer = self._open_store()
-        state = RunServices(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
+        services = RunServices(hub, self._gateway, BudgetTracker(plan.budget), self.control, plan.seed,
                          plan.concurrency, plan.workflow_id, self.overrides, self._human, self._tools,
                          self._memory_backend())
         span = hub.new_span("run")
@@ -163,11 +163,11 @@ class Run:
             hub.hold_subscribers()  # until RunStarted is committed (startup.begin_durably)
         hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
-                 settings=self._settings(state), **self._lineage)
+                 settings=self._settings(services), **self._lineage)
         hub.emit(RunPlanned, span_id=span, nodes=[list(node) for node in plan_nodes(plan)])
-        state.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
+        services.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
         self._pauses.start(span)
-        graph = GraphExecutor(state, plan, parent_span=span, inputs=self.inputs)
+        graph = GraphExecutor(services, plan, parent_span=span, inputs=self.inputs)
         status: RunStatus = "succeeded"
         reason = ""
         watch = DeadlineWatch(hub.node_states)  # the nodes the deadline cuts off, for the reason
@@ -208,13 +208,13 @@ class Run:
         finally:
             watch.disarm()
             self._cancellable = False  # the outcome is known: a cancel from here on changes nothing
-        if state.budget.exceeded is not None:  # its traceback's frames hold the tracker that holds it: a
-            state.budget.exceeded.__traceback__ = None  # cycle keeping the run alive until the collector runs
-        await _close_tools(state.tools)  # MCP servers stop before the run reports its end
+        if services.budget.exceeded is not None:  # its traceback's frames hold the tracker that holds it: a
+            services.budget.exceeded.__traceback__ = None  # cycle keeping the run alive until the collector runs
+        await _close_tools(services.tools)  # MCP servers stop before the run reports its end
         self._pauses.stop()
-        usage = state.budget.total
+        usage = services.budget.total
         result = RunResult(self.run_id, status, reason, dict(graph.results), usage.tokens_in, usage.tokens_out,
-                           usage.cost_usd, hub.elapsed(), list(state.verdicts))
+                           usage.cost_usd, hub.elapsed(), list(services.verdicts))
         await check_contracts(hub, plan, span)
         hub.emit(RunFinished, span_id=span, status=status, reason=reason, outputs=result.outputs,
                  tokens_in=result.tokens_in, tokens_out=result.tokens_out, cost_usd=result.cost_usd,
@@ -228,10 +228,10 @@ class Run:
         lost += [start_problem] if start_problem else []
         return replace(result, recording_errors=lost) if lost else result
 
-    def _settings(self, state: RunServices) -> dict[str, Any]:
+    def _settings(self, services: RunServices) -> dict[str, Any]:
         plan = self.plan
         settings = {"concurrency": plan.concurrency, "seed": plan.seed,
-                    "budget": state.budget.limits.to_record(), "model_overrides": dict(self.overrides)}
+                    "budget": services.budget.limits.to_record(), "model_overrides": dict(self.overrides)}
         if plan.subplans:  # the versions the sub-graph nodes run (sub_graph_versions.py)
             settings[SUB_GRAPHS] = {path: version for path, (version, _) in sub_graph_documents(plan).items()}
         return settings

@@ -41,9 +41,9 @@ _YIELD_EVERY = 64  # nodes one task runs in a row before it lets the event loop 
 
 
 class GraphExecutor:
-    def __init__(self, state: RunServices, plan: RunPlan, *, parent_span: str, inputs: Mapping[str, Any],
+    def __init__(self, services: RunServices, plan: RunPlan, *, parent_span: str, inputs: Mapping[str, Any],
                  prefix: str = "") -> None:
-        self.state, self.plan, self.parent_span, self.inputs, self.prefix = state, plan, parent_span, inputs, prefix
+        self.services, self.plan, self.parent_span, self.inputs, self.prefix = services, plan, parent_span, inputs, prefix
         self.status: dict[str, str] = {}
         self.values: defaultdict[str, dict[str, list[Any]]] = defaultdict(dict)  # node → port → values in
         self._ranks: dict[tuple[str, str], list[int]] = {}  # (node, port) → the edge rank of each value in
@@ -60,14 +60,14 @@ class GraphExecutor:
 
     def _set_state(self, nid: str, state: NodeState, detail: str = "", span: str | None = None, round: int = 0) -> None:
         self.status[nid] = state
-        self.state.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span, round=round,
+        self.services.hub.node_state(self.prefix + nid, state, span_id=span, parent_id=self.parent_span, round=round,
                                   detail=detail)
 
     async def execute(self) -> dict[str, Any]:
         """Run the graph to the end; the values of its output nodes by output name."""
         # every node starts queued: known from the plan, not announced per node
         self.status = dict.fromkeys(self.plan.order, "queued")
-        states, prefix = self.state.hub.node_states, self.prefix
+        states, prefix = self.services.hub.node_states, self.prefix
         states.update(((prefix + nid, "queued") for nid in self.plan.order) if prefix else self.status)
         self._running: dict[asyncio.Task[None], str] = {}  # node tasks running, by the node they started with
         self._finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -205,7 +205,7 @@ class GraphExecutor:
 
     async def _run_node(self, nid: str) -> dict[str, Any]:
         node = self.plan.nodes[nid]
-        control = self.state.control
+        control = self.services.control
         if control.holds(key := self.prefix + nid):
             await control.admit(key)
         outputs = await self.execute_node(nid, self._inputs_of(node, self.values[nid]))
@@ -218,7 +218,7 @@ class GraphExecutor:
             if not fired:
                 return outputs
             if loops >= bound:
-                self.state.hub.emit(LogMessage, parent_id=self.parent_span, node_id=self.key(nid), level="warning",
+                self.services.hub.emit(LogMessage, parent_id=self.parent_span, node_id=self.key(nid), level="warning",
                                     message=f"{node.label} reached its loop bound ({bound}); the loop stops here")
                 return {p: v for p, v in outputs.items() if p not in {e.source_port for e in fired}}
             loops += 1
@@ -228,18 +228,18 @@ class GraphExecutor:
 
     async def execute_node(self, nid: str, inputs: dict[str, Any], *, round: int = 0,
                            feedback: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.state.hub
+        node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.services.hub
         span = hub.new_span("node", key)
         self.status[nid] = "running"
         hub.node_state(key, "running", span_id=span, parent_id=self.parent_span, round=round)
-        ctx = NodeContext(self.state, self, node, inputs, span, round, feedback, key=key)
+        ctx = NodeContext(self.services, self, node, inputs, span, round, feedback, key=key)
         try:
             limit = node.setup.deadline_s
             if limit is None:  # not a number: fails here, as it always did
                 limit = float(node.param("deadline_s") or 0.0)
             handler = _HANDLERS.get(node.role) or _handler(node.role)
             work = handler(ctx)
-            outputs = await (self.state.budget.within_deadline(work, limit, key, "node") if limit else work)
+            outputs = await (self.services.budget.within_deadline(work, limit, key, "node") if limit else work)
         except asyncio.CancelledError:
             self._set_state(nid, "cancelled", span=span, round=round)
             raise
@@ -258,7 +258,7 @@ class GraphExecutor:
 
     def finish(self, nid: str, outputs: dict[str, Any], *, span: str, round: int) -> dict[str, Any]:
         """An execution of `nid` ended with `outputs` (its role's, or given by a person): announced, kept."""
-        node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.state.hub
+        node, key, hub = self.plan.nodes[nid], self.prefix + nid, self.services.hub
         self.last_outputs[nid] = outputs
         for port, value in outputs.items():
             hub.node_output(key, port, value, span_id=span, parent_id=self.parent_span, round=round)
@@ -294,7 +294,7 @@ class GraphExecutor:
                     inputs[edge.target_port] = fresh[edge.source][edge.source_port]
             if nid == start and start_inputs:
                 inputs.update(start_inputs)
-            await self.state.control.admit(self.key(nid))
+            await self.services.control.admit(self.key(nid))
             fresh[nid] = await self.execute_node(nid, inputs, round=round, feedback=feedback if nid == start else None)
         return fresh.get(end, {})
 

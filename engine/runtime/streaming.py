@@ -91,9 +91,9 @@ class CallDeltas:
     generated). A provider running in a worker thread may call any of them there: the event is then
     emitted on the loop."""
 
-    def __init__(self, state: RunServices, span: str, parent_span: str, meter: TokenMeter) -> None:
-        self.hub, self.span, self.parent_span, self.meter = state.hub, span, parent_span, meter
-        self.loop, self.loop_thread = state.loop, state.loop_thread
+    def __init__(self, services: RunServices, span: str, parent_span: str, meter: TokenMeter) -> None:
+        self.hub, self.span, self.parent_span, self.meter = services.hub, span, parent_span, meter
+        self.loop, self.loop_thread = services.loop, services.loop_thread
 
     def __call__(self, text: str) -> None:
         if threading.get_ident() != self.loop_thread:
