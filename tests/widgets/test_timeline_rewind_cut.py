@@ -39,11 +39,15 @@ def assert_same(cut: SpanArrays, fresh: SpanArrays) -> None:
                                   np.array(fresh.holds, dtype=float).reshape(-1, 2))
 
 
-@pytest.mark.parametrize("run", ["synthetic", "parallel", "research", "code_fix", "hanoi"])
-def test_cut_equals_a_fresh_build_at_every_moment(run: str) -> None:
+@pytest.mark.parametrize(("run", "whole_at"), [("synthetic", None), ("parallel", None), ("parallel", 0.7),
+                                              ("research", None), ("code_fix", None), ("hanoi", None), ("hanoi", 0.6)])
+def test_cut_equals_a_fresh_build_at_every_moment(run: str, whole_at: float | None) -> None:
+    """Cut from the finished run, or from the run built at a later moment (`whole_at` of it: a dock first shown
+    during playback, spans still open and lanes still to come)."""
     events = _events(run)
-    whole = SpanArrays.of(project(events))
-    seqs = [e.seq for e in events]
+    upto = None if whole_at is None else int(events[-1].seq * whole_at)
+    whole = SpanArrays.of(project(events, until_seq=upto))
+    seqs = [e.seq for e in events if upto is None or e.seq < upto]
     step = max(1, len(seqs) // 150)
     cut_at = 0
     for seq in [*seqs[::step], *seqs[-5:]]:
