@@ -1,7 +1,7 @@
 """A finished run whose spans overlap every way the Timeline draws: `parallel_run()` returns its events in seq order.
 
 Executions on a few planned lanes (and on sub-graph nodes first named half-way through) each make 1–4
-model / tool calls at once that end in any order, some retried (`LLMCallRetrying`); some executions wait
+model / tool calls at once that end in any order (once 10, more than a lane's sub-rows), some retried (`LLMCallRetrying`); some executions wait
 for a person, some fail and run again as the same span (attempt 2, 3); the run is paused now and then.
 Times fall on a coarse grid, so events share a timestamp. Deterministic.
 """
@@ -32,9 +32,9 @@ def parallel_run(executions: int = 160, seed: int = 7) -> list[ev.Event]:
         for attempt in range(1, attempts + 1):
             at(t, ev.NodeStateChanged, span_id=span, parent_id=ROOT, node_id=node, state="running", attempt=attempt)
             end = t
-            for c in range(rng.randint(1, 4)):
+            for c in range(10 if x == executions // 3 else rng.randint(1, 4)):  # once more than a lane's sub-rows
                 call, start = f"{span}:c{attempt}.{c}", t + rng.random() * 0.3
-                stop = start + rng.random() * 1.2
+                stop = start + rng.random() * 1.2 + (2.0 if x == executions // 3 else 0.0)
                 if c % 2:
                     at(start, ev.ToolCallStarted, span_id=call, parent_id=span, node_id=node, tool="search")
                     at(stop, ev.ToolCallFinished, span_id=call, parent_id=span, node_id=node, tool="search",

@@ -79,14 +79,32 @@ def test_a_cut_grows_on_as_a_fresh_build_does(run: str) -> None:
         assert_same(cut, fresh)
 
 
-def test_no_cut_from_columns_grown_since_their_build() -> None:
-    """Columns fed a live run's changes placed their calls' sub-rows as the calls came: not cut from."""
-    events = _events("synthetic")
-    half = events[-1].seq // 2
-    grown = SpanArrays.of(project(events, until_seq=half))
-    whole = project(events)
-    grown.add(whole, list(whole.span_table.spans))
-    assert arrays_at(grown, project(events, until_seq=half // 2)) is None
+def _fed(events: list[ev.Event], batch: int = 37) -> SpanArrays:
+    """Columns fed a live run's changes as the Timeline is fed them (a flush at a time)."""
+    live = project(events[:1])
+    arrays = SpanArrays.of(live)
+    for i in range(1, len(events), batch):
+        live.apply_many(events[i:i + batch])
+        changes = live.take_changes()
+        arrays.sync_lanes(live)
+        arrays.add(live, changes.spans_added)
+        arrays.refresh(live, changes.spans_changed)
+        arrays.scan_events(live)
+    return arrays
+
+
+@pytest.mark.parametrize("run", ["synthetic", "parallel", "hanoi"])
+def test_cut_from_columns_fed_as_the_run_went_equals_a_fresh_build(run: str) -> None:
+    """A run watched live, then scrubbed back: its calls were placed while open, so every lane is placed again."""
+    events = _events(run)
+    whole = _fed(events)
+    assert not whole.built_whole
+    last = events[-1].seq
+    for seq in (last - 1, last * 4 // 5, last // 2 + 3, last // 3, last // 7, 3):
+        moment = project(events, until_seq=seq)
+        cut = arrays_at(whole, moment)
+        assert cut is not None
+        assert_same(cut, SpanArrays.of(moment))
 
 
 @pytest.mark.parametrize(("run", "coverage"), [("parallel", True), ("parallel", False), ("research", True),

@@ -8,9 +8,11 @@ Playback shows the run at an earlier event (`project(events, seq)`, made from a 
 - in the call sub-rows (`slot`) of the lanes holding such a call: placed again, in row order;
 - in the lanes known by seq, the re-attempt marks, the waits, holds and retry marks (read again from
   the moment's events the whole run's build found mattering: about one in ten).
-`arrays_at` copies the rest, so a move back needs no worker for the Timeline; it answers None where a cut
-could differ from a fresh build (the whole run's columns changed since `of`, calls of a lane sharing
-sub-rows, a span of a node not named yet): the caller then builds as before.
+`arrays_at` copies the rest, so a move back needs no worker for the Timeline. Columns fed a live run's
+changes (not made by `of`) placed each call while it was open: there every lane's calls are placed again
+(a loop over the moment's calls, a few ms more), as are a lane's whose calls shared sub-rows. It answers
+None where a cut could differ from a fresh build (not a prefix of the whole run's spans or lanes, a span of
+a node not named yet): the caller then builds as before.
 
 Invariant: `arrays_at(whole, p)` equals `SpanArrays.of(p)` in every column, list and mark (tests hold them
 equal on the examples and a synthetic run with parallel calls and retries). Qt-free.
@@ -30,8 +32,7 @@ def arrays_at(whole: SpanArrays, projection: RunProjection) -> SpanArrays | None
     """`projection`'s columns (the run of `whole` at an earlier moment) cut from `whole`; None: cannot be cut."""
     spans = projection.span_table.spans
     k = len(spans)
-    if not whole.built_whole or k > whole.count or max(whole.lane_slots) >= MAX_SLOTS \
-            or (k and whole.span_ids[k - 1] != next(reversed(spans))):
+    if k > whole.count or (k and whole.span_ids[k - 1] != next(reversed(spans))):
         return None
     moment = SpanArrays(capacity=max(k, 1))
     moment.sync_lanes(projection)
@@ -49,9 +50,12 @@ def arrays_at(whole: SpanArrays, projection: RunProjection) -> SpanArrays | None
     if k and int(moment.lane[:k][kept].max(initial=0)) >= known:
         return None  # a span of a node the projection did not name yet: a fresh build gives it a lane of its own
     moved = set(moment.lane[changed].tolist())
+    moved |= {lane for lane, slots in enumerate(whole.lane_slots) if slots >= MAX_SLOTS}  # calls shared sub-rows
     _refill(moment, whole, projection, changed)
     calls = np.flatnonzero(moment.kind[:k] >= 2)
     moved |= set(moment.lane[np.intersect1d(changed, calls)].tolist())
+    if not whole.built_whole:  # fed as the run went: its calls were placed before their ends were known
+        moved = set(range(len(moment.lane_ids)))
     _place_again(moment, calls, np.array(sorted(moved), dtype=np.int32))
     seen = len(projection.events)
     listed = whole.scanned[:bisect_left(whole.scanned, seen)]

@@ -111,8 +111,7 @@ class TimelinePanel(RunPanel):
         return SpanArrays.of(projection)
 
     def prepares_here(self) -> bool:
-        whole = self._whole
-        return whole is not None and whole[0].built_whole
+        return self._whole is not None
 
     def prepare_here(self, projection: RunProjection) -> SpanArrays | None:
         """The span columns of this run at an earlier moment, cut from the whole run's (`rewind_cut`, ~1–7 ms
