@@ -9,6 +9,10 @@ open (drawn up to "now"). Beside the spans it keeps two small interval lists: ti
 a person (from `waiting` states), and the run's holds (pause / breakpoint); and retry marks (one per
 `LLMCallRetrying`, and one per node execution after its first attempt).
 
+Each row keeps the seq of the last event that changed its span (`touched`), and the columns the positions
+of the events they read for waits, holds and retries (`scanned`), so the run at an earlier moment can be
+cut from them (`rewind_cut`).
+
 Invariant: `count` rows are valid; `generation` grows with every change, so a cached picture knows
 when it is stale. Qt-free.
 """
