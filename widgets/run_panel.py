@@ -12,7 +12,9 @@ projection that already holds a whole stored run, or a playback's projection reb
 A panel may build what it shows from a whole projection off the GUI thread (`prepare`, a static
 function that never touches Qt: a stored run is prepared in the loop's executor); what it returned is
 handed back with `use_prepared` just before `set_projection` of that same, unchanged projection, and
-a panel uses it only when it still fits (else it builds as usual).
+a panel uses it only when it still fits (else it builds as usual). A panel that can make the same from
+what it shows of the whole run, cheaply, says so (`prepares_here`, `prepare_here`): a playback move back
+is then made on the GUI thread with it shown.
 `clock_running` (set before `set_projection`) says whether the run shown goes on now: False for a past
 run and for playback's run at an earlier event — an open span's duration then ends at the projection's
 last event, never at the wall clock.
@@ -41,6 +43,16 @@ class RunPanel(QWidget):
     def prepare(projection: RunProjection) -> object | None:
         """What this panel can build from `projection` off the GUI thread (called in a worker: no Qt);
         None: nothing (the default)."""
+        return None
+
+    def prepares_here(self) -> bool:
+        """Whether `prepare_here` may answer for the run shown now (a cheap look; False: a move back needs
+        the worker for this panel while it is shown)."""
+        return False
+
+    def prepare_here(self, projection: RunProjection) -> object | None:
+        """What `prepare` builds from `projection` — the run shown, at an earlier moment — made here on the
+        GUI thread from what the panel holds, in a few ms; None: it cannot (the worker builds it)."""
         return None
 
     def use_prepared(self, prepared: object | None) -> None:

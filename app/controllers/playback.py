@@ -11,8 +11,9 @@ target and arms a zero timer):
   views take its `take_changes()` (panels update incrementally);
 - backward, or further forward: the run at the target is made from the nearest checkpoint
   (`engine.projection.checkpoints`, built off the GUI thread on the first move back) — on the GUI
-  thread (a copy and ≤ `FORWARD_MAX` events folded, a few ms) when no job is in flight and no shown
-  dock has a `RunPanel.prepare`; else in a worker, where each shown dock's `prepare` builds from it
+  thread (a copy and ≤ `FORWARD_MAX` events folded, a few ms) when no job is in flight and each shown
+  dock with a `RunPanel.prepare` makes its part here (`prepare_here`: the Timeline cuts its columns from
+  the whole run's); else in a worker, where each shown dock's `prepare` builds from it
   too; one job at a time, the newest target wins, and a job for it starts as soon as the one in flight
   lands (before the landed moment is shown); the views are then given the new cursor.
 Hidden docks are not updated while the position moves; they catch up when shown (`RunViews`).
@@ -249,8 +250,13 @@ class PlaybackController(PlaybackClockMixin, QObject):
         elif cursor is not None and cursor.last_seq == target:
             self._landed(cursor, t0)
         elif self._rewinds_here(target):
-            self.cursor = projection = self.checkpoints.at(self.events, target)
-            self.controller.views.show_projection(projection, lazy=True)
+            projection = self.checkpoints.at(self.events, target)
+            prepared = self._prepared_here(projection)
+            if prepared is None:  # a shown dock cannot make this moment here: the worker, for this move only
+                self._restore(target)
+                return
+            self.cursor = projection
+            self.controller.views.show_projection(projection, lazy=True, prepared=prepared)
             self._landed(projection, t0)
         else:
             self._restore(target)
@@ -264,14 +270,30 @@ class PlaybackController(PlaybackClockMixin, QObject):
     def _rewinds_here(self, target: int) -> bool:
         """Whether the run at `target` is made here on the GUI thread (a checkpoint copied, at most `FORWARD_MAX`
         events folded: a few ms) rather than in a worker: the checkpoints hold the whole run, no job is in
-        flight (`extend` and `at` never overlap) and no shown dock builds from a whole projection off this
-        thread (`RunPanel.prepare`, the worker's part of a move). A move made here waits behind nothing."""
+        flight (`extend` and `at` never overlap) and every shown dock that builds from a whole projection off this
+        thread (`RunPanel.prepare`, the worker's part of a move) can make it here instead (`prepares_here`).
+        A move made here waits behind nothing."""
         if self._job is not None and not self._job.done():
             return False
         if not self.checkpoints.covers(self.events) or self.checkpoints.fold_count(self.events, target) > FORWARD_MAX:
             return False
-        return not any(type(panel).prepare is not RunPanel.prepare
-                       for panel in self.controller.views.panels.values() if panel.isVisible())
+        return all(panel.prepares_here() for panel in self._preparing_panels().values())
+
+    def _preparing_panels(self) -> dict[str, RunPanel]:
+        """The shown docks that build from a whole projection (`RunPanel.prepare`), by name."""
+        return {name: panel for name, panel in self.controller.views.panels.items()
+                if panel.isVisible() and type(panel).prepare is not RunPanel.prepare}
+
+    def _prepared_here(self, projection: RunProjection) -> dict[str, object] | None:
+        """What each shown dock's `prepare` would build from `projection`, made here (`RunPanel.prepare_here`);
+        None: one of them cannot."""
+        prepared = {}
+        for name, panel in self._preparing_panels().items():
+            made = panel.prepare_here(projection)
+            if made is None:
+                return None
+            prepared[name] = made
+        return prepared
 
     def _restore(self, target: int) -> None:
         """Make the run at `target` in a worker (one job at a time; a newer target waits for it)."""

@@ -11,8 +11,8 @@ Figures (JSON lines, `/proc/loadavg` beside each):
   or a later one the hand asked for (a move the next one overtook lands with it); median / p95 / max
   (target ≤ 50 ms), with `until_idle_ms` beside it: the rule used before 2026-11-26, where every move
   waiting landed only when nothing at all was pending (under a hand faster than a frame: the drag's end);
-  `…_timeline_frame_ms`: the same with the Timeline and Cost & tokens docks in front of their tabs (the
-  Timeline prepares in a worker: a move back goes through one); `playback_drag_loop_stall_max_ms`: the longest
+  `…_timeline_frame_ms`: the same with the Timeline and Cost & tokens docks in front of their tabs (docks
+  with a `prepare`: each makes a moment's part on the GUI thread, `RunPanel.prepare_here`); `playback_drag_loop_stall_max_ms`: the longest
   the GUI loop was blocked during the drags (a 5 ms ticker's lateness);
 - `playback_drag_{direction}_costs`: each shown dock's GUI-thread time a call (`set_projection` /
   `apply_changes`; `canvas`: the run overlay) and a move's queue: `total` (mouse move → docks

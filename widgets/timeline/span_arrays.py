@@ -9,6 +9,10 @@ open (drawn up to "now"). Beside the spans it keeps two small interval lists: ti
 a person (from `waiting` states), and the run's holds (pause / breakpoint); and retry marks (one per
 `LLMCallRetrying`, and one per node execution after its first attempt).
 
+Each row keeps the seq of the last event that changed its span (`touched`), and the columns the positions
+of the events they read for waits, holds and retries (`scanned`), so the run at an earlier moment can be
+cut from them (`rewind_cut`).
+
 Invariant: `count` rows are valid; `generation` grows with every change, so a cached picture knows
 when it is stale. Qt-free.
 """
@@ -29,6 +33,7 @@ STATUS_GROUPS = {"running": 0, "queued": 0, "done": 1, "ok": 1, "succeeded": 1, 
                  "budget_exceeded": 2, "waiting": 3, "cancelled": 4, "skipped": 4, "interrupted": 4}
 GROUP_NAMES = ("running", "done", "failed", "waiting", "cancelled")
 RUN_LANE = 0
+COLUMNS = ("start", "end", "lane", "kind", "group", "slot", "touched")
 MAX_SLOTS = 8  # sub-rows for calls running at once in one lane
 
 
@@ -46,6 +51,8 @@ class SpanArrays:
         self.kind = np.zeros(capacity, dtype=np.int8)
         self.group = np.zeros(capacity, dtype=np.int8)
         self.slot = np.zeros(capacity, dtype=np.int8)  # a call's sub-row among the calls of its lane at once
+        self.touched = np.zeros(capacity, dtype=np.int64)  # seq of the last event that changed the span
+        self.built_whole = False  # made by `of` and unchanged since: its sub-rows placed with every end known
         self.lane_slots: list[int] = [1]  # sub-rows each lane's calls need
         self._slot_rows: dict[int, list[int]] = {}  # lane → the last call row in each sub-row
         self.span_ids: list[str] = []
@@ -59,6 +66,7 @@ class SpanArrays:
         self.marks: list[tuple[int, float, str]] = []  # (lane, ts, what): retries, re-attempts
         self._open_waits: dict[str, int] = {}  # node span id → index in waits
         self._events_seen = 0
+        self.scanned: list[int] = []  # positions of the events read for waits, holds and retries
         self._attempts: dict[str, int] = {}
 
     # -- lanes ------------------------------------------------------------------------------------
@@ -69,6 +77,7 @@ class SpanArrays:
         arrays.sync_lanes(projection)
         arrays.add(projection, list(projection.span_table.spans))
         arrays.scan_events(projection)
+        arrays.built_whole = True
         return arrays
 
     def fits(self, projection: RunProjection) -> bool:
@@ -124,7 +133,7 @@ class SpanArrays:
             return
         while capacity < needed:
             capacity *= 2
-        for name in ("start", "end", "lane", "kind", "group", "slot"):
+        for name in COLUMNS:
             old = getattr(self, name)
             new = np.full(capacity, np.nan, dtype=old.dtype) if name == "end" else np.zeros(capacity, old.dtype)
             new[: self.count] = old[: self.count]
@@ -135,6 +144,7 @@ class SpanArrays:
         fresh = [spans[s] for s in span_ids if s in spans and s not in self.row_of]
         if not fresh:
             return
+        self.built_whole = False
         self.sync_lanes(projection)
         self._grow(self.count + len(fresh))
         for span in fresh:
@@ -172,6 +182,7 @@ class SpanArrays:
 
     def refresh(self, projection: RunProjection, span_ids: Iterable[str]) -> None:
         spans = projection.span_table.spans
+        self.built_whole = False
         for span_id in span_ids:
             i = self.row_of.get(span_id)
             span = spans.get(span_id)
@@ -184,7 +195,12 @@ class SpanArrays:
         self.start[i] = start if start is not None else np.nan
         self.end[i] = span.end_ts if span.end_ts is not None else np.nan
         self.group[i] = status_group(span.status)
+        self.touched[i] = span.seq
         self.names[i] = self._name(span)
+        self.note_attempt(i, span)
+
+    def note_attempt(self, i: int, span: SpanRow) -> None:
+        """Mark node execution `i` re-attempted (once per attempt number it is seen at)."""
         if span.kind == "node":
             attempt = int(span.attrs.get("attempt", 1) or 1)
             if attempt > self._attempts.get(span.span_id, 1) and span.start_ts is not None:
@@ -200,8 +216,12 @@ class SpanArrays:
 
     # -- waits, holds and retries, read from the raw events ---------------------------------------
     def scan_events(self, projection: RunProjection) -> None:
-        events = projection.events
-        for e in events[self._events_seen:]:
+        seen, events = self._events_seen, projection.events
+        self.scan_listed(projection, enumerate(events[seen:], seen), len(events))
+
+    def scan_listed(self, projection: RunProjection, numbered: Iterable[tuple[int, ev.Event]], seen: int) -> None:
+        """Read `numbered` (position, event) of `projection.events`, every event that matters before `seen`."""
+        for i, e in numbered:
             kind = type(e)
             if kind is ev.NodeStateChanged:
                 self._node_state(e)  # type: ignore[arg-type]
@@ -219,8 +239,11 @@ class SpanArrays:
                 node = projection.calls.get(e.span_id or "")
                 lane = self.lane_of.get(node.node_id, RUN_LANE) if node is not None else RUN_LANE
                 self.marks.append((lane, e.ts, f"retry {e.attempt}: {e.error_type}"))  # type: ignore[attr-defined]
-        if len(events) > self._events_seen:
-            self._events_seen = len(events)
+            else:
+                continue
+            self.scanned.append(i)
+        if seen > self._events_seen:
+            self._events_seen = seen
             self.generation += 1
 
     def _node_state(self, e: ev.NodeStateChanged) -> None:
