@@ -250,7 +250,7 @@ class PlaybackController(PlaybackClockMixin, QObject):
         elif cursor is not None and cursor.last_seq == target:
             self._landed(cursor, t0)
         elif self._rewinds_here(target):
-            projection = self.checkpoints.at(self.events, target)
+            projection = self._of_the_run(self.checkpoints.at(self.events, target))
             prepared = self._prepared_here(projection)
             if prepared is None:  # a shown dock cannot make this moment here: the worker, for this move only
                 self._restore(target)
@@ -260,6 +260,14 @@ class PlaybackController(PlaybackClockMixin, QObject):
             self._landed(projection, t0)
         else:
             self._restore(target)
+
+    def _of_the_run(self, projection: RunProjection) -> RunProjection:
+        """`projection` named for the run it is a moment of: before the run's first event it has no run id
+        yet, and the docks would take it for another run (the Timeline dropping the person's zoom and the
+        whole run it cuts moments from)."""
+        if not projection.run_id and self.live is not None:
+            projection.run_id = self.live.run_id
+        return projection
 
     def _folds_forward(self, target: int) -> bool:
         """Whether the cursor reaches `target` by folding on at most `FORWARD_MAX` events here."""
@@ -322,6 +330,7 @@ class PlaybackController(PlaybackClockMixin, QObject):
             return
         t0 = time.perf_counter()
         projection, first_build, prepared = job.result()
+        self._of_the_run(projection)
         if first_build:
             gc.freeze()  # the checkpoints stay as long as the run is shown: out of the collector's passes
         self.cursor = projection
