@@ -38,14 +38,24 @@ phase "bundle (PyInstaller)"
 "$PY" -m PyInstaller --noconfirm --clean --log-level WARN --distpath build/pyinstaller/dist \
     --workpath build/pyinstaller/work packaging/triadic.spec
 
-phase "strip (all but auditwheel-patched libraries)"
-# Stripping a library that auditwheel's patchelf rewrote (vendored in <pkg>.libs/, or an extension whose
-# RPATH points there) breaks it (numpy: "ELF load command address/offset not page-aligned").
+phase "strip (all but auditwheel's vendored libraries)"
+# Stripping a library auditwheel's patchelf rewrote (vendored in <pkg>.libs/: numpy's OpenBLAS, gfortran)
+# breaks it ("ELF load command address/offset not page-aligned"); the extensions that link them (RPATH
+# $ORIGIN/../../numpy.libs) strip fine, which `triadic self-test` checks by computing with numpy.
 find build/pyinstaller/dist/triadic -type f \( -name '*.so' -o -name '*.so.*' \) ! -path '*.libs/*' -print0 |
-    while IFS= read -r -d '' lib; do
-        readelf -d "$lib" 2>/dev/null | grep -q 'R[UN]*PATH.*\.libs' && continue
-        strip --strip-unneeded "$lib" 2>/dev/null || true
-    done
+    while IFS= read -r -d '' lib; do strip --strip-unneeded "$lib" 2>/dev/null || true; done
+
+# Their static symbol tables go without moving what the loader maps (packaging/strip_vendored.py)
+find build/pyinstaller/dist/triadic -type f -path '*.libs/*' -name '*.so*' -print0 | LC_ALL=C sort -z |
+    xargs -0 "$PY" packaging/strip_vendored.py
+
+# litellm reads this list (1.3 MB) only to tell a Hugging Face embedding model's task, and answers
+# "text-generation-inference" for a model that is not in it too: only the names its next test
+# ("roneneldan/TinyStories" in the name) would answer otherwise change the answer, so they stay (none
+# in litellm 1.106.2: the file is left empty, and the answer is the same for every model).
+HF_TGI=build/pyinstaller/dist/triadic/_internal/litellm/llms/huggingface/huggingface_llms_metadata/hf_text_generation_models.txt
+grep 'roneneldan/TinyStories' "$HF_TGI" >"$HF_TGI.kept" || true
+mv "$HF_TGI.kept" "$HF_TGI"
 
 # PyInstaller links Qt's libraries at the top level too; the link of one the spec dropped (QtNetwork's) dangles
 find build/pyinstaller/dist/triadic -xtype l -delete

@@ -8,8 +8,10 @@ rules and dictionaries and Unicode character names (3.7 MB): Qt calls no `ubrk_*
 ICU functions Qt 6.11 imports are case mapping, `ucal_*` for time-zone ids, `ucnv_*` and `ucol_*`). This takes the data
 package out of the library (the `icudt<v>_dat` symbol), removes those trees with ICU's `icupkg`
 (Debian: icu-devtools) and links a library with the same name, soname and symbol (`gcc`). Collation,
-normalization, locale data and converters stay; `triadic self-test` checks collation, Turkish case mapping and
-a converter from the bundle.
+normalization, locale data and converters stay, except the 66 EBCDIC code pages (IBM mainframe encodings,
+1.1 MB: no desktop file, clipboard or web page is in one, and the WHATWG encoding list HTML decoding follows has
+none); `triadic self-test` checks collation, Turkish case mapping and that the CJK and Cyrillic converters open
+in the bundle. The library is linked stripped.
 
 Usage: python packaging/trim_icu.py BUNDLE_DIR   (prints what it saved)
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -33,6 +36,27 @@ ASSEMBLY = """    .section .rodata
     .size {symbol}, . - {symbol}
     .section .note.GNU-stack,"",@progbits
 """
+
+
+IBM_PLATFORM = 0  # UConverterPlatform UCNV_IBM
+EBCDIC_SUBSTITUTES = (b"\x3f", b"\xfe\xfe")  # EBCDIC's SUB character, and the DBCS one of its double-byte pages
+
+
+def _is_ebcdic(converter: bytes) -> bool:
+    """Whether a .cnv table is an IBM EBCDIC code page, from its UConverterStaticData (after the data header):
+    IBM's platform and EBCDIC's substitution byte(s) — ASCII-based pages substitute 0x1A or 0x7F."""
+    static = converter[struct.unpack_from("<H", converter)[0]:]
+    platform = static[68]
+    substitute = static[72:72 + static[76]]
+    return platform == IBM_PLATFORM and substitute in EBCDIC_SUBSTITUTES
+
+
+def _ebcdic_converters(package: Path, items: list[str], work: Path) -> list[str]:
+    converters = [item for item in items if item.endswith(".cnv")]
+    (work / "converters.txt").write_text("\n".join(converters) + "\n")
+    (work / "cnv").mkdir()
+    _run("icupkg", "-x", str(work / "converters.txt"), "-d", str(work / "cnv"), str(package))
+    return [item for item in converters if _is_ebcdic((work / "cnv" / item).read_bytes())]
 
 
 def _run(*cmd: str) -> str:
@@ -70,12 +94,12 @@ def trim(library: Path) -> tuple[int, int]:
             f.seek(_file_offset(library, address))
             whole.write_bytes(f.read(size))
         items = _run("icupkg", "-l", str(whole)).split()
-        dropped = [item for item in items if item.startswith(DROPPED)]
+        dropped = [item for item in items if item.startswith(DROPPED)] + _ebcdic_converters(whole, items, work)
         (work / "dropped.txt").write_text("\n".join(dropped) + "\n")
         _run("icupkg", "-r", str(work / "dropped.txt"), str(whole), str(trimmed))
         (work / "data.S").write_text(ASSEMBLY.format(symbol=symbol, data=trimmed))
         rebuilt = work / library.name
-        _run("gcc", "-shared", "-nostdlib", f"-Wl,-soname,{library.name}", "-Wl,--build-id=none",
+        _run("gcc", "-shared", "-nostdlib", "-s", f"-Wl,-soname,{library.name}", "-Wl,--build-id=none",
              "-o", str(rebuilt), str(work / "data.S"))
         before = library.stat().st_size
         shutil.copyfile(rebuilt, library)

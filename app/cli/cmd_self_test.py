@@ -88,9 +88,13 @@ def _numpy() -> str:
     import pyqtgraph
 
     total = float(numpy.arange(4.0).sum())
-    if total != 6.0:
-        raise RuntimeError(f"numpy computed {total}")
-    return f"numpy {numpy.__version__} (BLAS loaded), pyqtgraph {pyqtgraph.__version__}"
+    # a matrix product (OpenBLAS's dgemm) and a solve (LAPACK through numpy.linalg): the vendored BLAS
+    # works, not only loads (the bundle strips its symbol table with packaging/strip_vendored.py)
+    product = numpy.full((64, 64), 0.5) @ numpy.full((64, 64), 2.0)
+    solved = numpy.linalg.solve(numpy.array([[2.0, 1.0], [1.0, 3.0]]), numpy.array([3.0, 5.0]))
+    if total != 6.0 or float(product[3, 7]) != 64.0 or not numpy.allclose(solved, [0.8, 1.4]):
+        raise RuntimeError(f"numpy computed {total}, {float(product[3, 7])}, {solved}")
+    return f"numpy {numpy.__version__} (BLAS and LAPACK computed), pyqtgraph {pyqtgraph.__version__}"
 
 
 def _qt() -> str:
@@ -103,6 +107,10 @@ def _qt() -> str:
     return f"platform plugins: {', '.join(found)}; {_icu()}"
 
 
+# Converters the trimmed ICU keeps (packaging/trim_icu.py drops only the EBCDIC pages); opening one loads its table
+CONVERTERS = ("Shift_JIS", "EUC-JP", "GB18030", "Big5", "EUC-KR", "windows-1251", "KOI8-R")
+
+
 def _icu() -> str:
     """What Qt reads from ICU's data (the bundle carries it trimmed: packaging/trim_icu.py)."""
     import functools
@@ -111,10 +119,11 @@ def _icu() -> str:
 
     ordered = sorted(["z", "ä", "a"], key=functools.cmp_to_key(QCollator(QLocale("de_DE")).compare))
     upper = QLocale("tr_TR").toUpper("i")
-    if ordered != ["a", "ä", "z"] or upper != "İ" or not QStringDecoder("Shift_JIS").isValid():
+    missing = [name for name in CONVERTERS if not QStringDecoder(name).isValid()]
+    if ordered != ["a", "ä", "z"] or upper != "İ" or missing:
         raise RuntimeError(f"ICU: German collation {ordered}, Turkish upper-case of i {upper!r}, "
-                           f"Shift_JIS decoder valid {QStringDecoder('Shift_JIS').isValid()}")
-    return "ICU collation, case mapping and converters"
+                           f"converters that do not open: {missing}")
+    return f"ICU collation, case mapping and converters ({', '.join(CONVERTERS)})"
 
 
 def execute(args: argparse.Namespace) -> int:
