@@ -113,8 +113,9 @@ async def one_open(window: Any) -> dict[str, float]:
 
 
 def window_with_stored_run(prefix: str) -> tuple[Any, Any, int]:
-    """(window, its qasync loop, events stored): the real main window, every dock shown, over a fresh store
-    (settings in a throwaway folder) holding the synthetic 100k-event run."""
+    """(window, its qasync loop, events stored): the real main window, every dock shown, with the collection
+    policy the app runs it with, over a fresh store (settings in a throwaway folder) holding the synthetic
+    100k-event run."""
     folder = tempfile.mkdtemp(prefix=prefix)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
@@ -126,6 +127,9 @@ def window_with_stored_run(prefix: str) -> tuple[Any, Any, int]:
     from app.main_window import MainWindow
     from engine.graph.model import Workflow
 
+    from app.gui_collector import GuiThreadCollector
+
+    GuiThreadCollector(app)  # the window's own collection policy (`app.gui.launch`): cycles collected on its timer
     loop = create_event_loop(app)  # type: ignore[arg-type]
     window = MainWindow(Document(Workflow()), db=str(db))
     window.resize(*SIZE)
