@@ -124,10 +124,9 @@ def window_with_stored_run(prefix: str) -> tuple[Any, Any, int]:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     from app.document import Document
     from app.event_loop import create_event_loop
+    from app.gui_collector import GuiThreadCollector
     from app.main_window import MainWindow
     from engine.graph.model import Workflow
-
-    from app.gui_collector import GuiThreadCollector
 
     GuiThreadCollector(app)  # the window's own collection policy (`app.gui.launch`): cycles collected on its timer
     loop = create_event_loop(app)  # type: ignore[arg-type]
