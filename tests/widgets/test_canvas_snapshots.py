@@ -1,0 +1,60 @@
+"""Node snapshots kept between zoom gestures: bounded by bytes, oldest dropped first, and a node's
+change clears its own so the next gesture never shows a stale picture."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF
+
+from engine.graph.generate import generate_workflow
+from tests.widgets.canvas_render import render
+from widgets.canvas import CanvasScene, CanvasView
+from widgets.canvas.view import SETTLE_MS
+
+
+def zoom_and_settle(scene: CanvasScene, view: CanvasView, qtbot, zoom: float) -> None:
+    view.set_zoom(zoom)
+    render(view)
+    qtbot.waitUntil(lambda: not scene.moving, timeout=SETTLE_MS * 10)
+
+
+def test_at_rest_the_oldest_snapshots_go_first_past_the_budget(qtbot):
+    scene = CanvasScene(generate_workflow(60, edges_per_node=2, seed=5))
+    view = CanvasView(scene)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    zoom_and_settle(scene, view, qtbot, 1.0)
+    nodes = list(scene.node_items.values())
+    view.centerOn(nodes[0])
+    zoom_and_settle(scene, view, qtbot, 0.8)
+    first_seen = list(scene.snapshots)
+    assert first_seen and all(item.snapshot_bytes() > 0 for item in first_seen)
+    view.centerOn(nodes[-1])
+    zoom_and_settle(scene, view, qtbot, 0.7)
+    newest = list(scene.snapshots)[-1]
+    scene.snapshots.budget = newest.snapshot_bytes()
+    scene.snapshots.trim()
+    assert list(scene.snapshots) == [newest] and newest.snapshot_bytes() > 0
+    assert all(item.snapshot_bytes() == 0 for item in first_seen if item is not newest)
+    assert scene.snapshots.weight() <= scene.snapshots.budget
+
+
+def test_a_changed_node_is_snapshotted_again(qtbot):
+    scene = CanvasScene(generate_workflow(20, edges_per_node=1, seed=2))
+    view = CanvasView(scene)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    zoom_and_settle(scene, view, qtbot, 1.0)
+    item = next(iter(scene.node_items.values()))
+    view.centerOn(item)
+    zoom_and_settle(scene, view, qtbot, 0.8)
+    assert item in scene.snapshots and item.snapshot_bytes() > 0
+    item.node.title = "Renamed for the snapshot test"
+    item.refresh()
+    assert item.snapshot_bytes() == 0  # the next gesture paints it afresh
+    view.set_zoom(0.7)
+    image = render(view)
+    assert item.snapshot_bytes() > 0 and scene.moving
+    header = view.mapFromScene(item.pos() + QPointF(item.body_rect().width() - 12, 6))
+    assert image.pixelColor(header).name() == item.accent(False).name()
