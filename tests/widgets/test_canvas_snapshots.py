@@ -17,13 +17,19 @@ def zoom_and_settle(scene: CanvasScene, view: CanvasView, qtbot, zoom: float) ->
     qtbot.waitUntil(lambda: not scene.moving, timeout=SETTLE_MS * 10)
 
 
-def test_at_rest_the_oldest_snapshots_go_first_past_the_budget(qtbot):
-    scene = CanvasScene(generate_workflow(60, edges_per_node=2, seed=5))
+def shown(qtbot, nodes: int) -> tuple[CanvasScene, CanvasView]:
+    """A generated graph of `nodes` nodes in a shown view at zoom 1, at rest."""
+    scene = CanvasScene(generate_workflow(nodes, edges_per_node=2, seed=5))
     view = CanvasView(scene)
     qtbot.addWidget(view)
     view.resize(900, 600)
     view.show()
     zoom_and_settle(scene, view, qtbot, 1.0)
+    return scene, view
+
+
+def test_at_rest_the_oldest_snapshots_go_first_past_the_budget(qtbot):
+    scene, view = shown(qtbot, 60)
     nodes = list(scene.node_items.values())
     view.centerOn(nodes[0])
     zoom_and_settle(scene, view, qtbot, 0.8)
@@ -40,12 +46,7 @@ def test_at_rest_the_oldest_snapshots_go_first_past_the_budget(qtbot):
 
 
 def test_a_changed_node_is_snapshotted_again(qtbot):
-    scene = CanvasScene(generate_workflow(20, edges_per_node=1, seed=2))
-    view = CanvasView(scene)
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
-    zoom_and_settle(scene, view, qtbot, 1.0)
+    scene, view = shown(qtbot, 20)
     item = next(iter(scene.node_items.values()))
     view.centerOn(item)
     zoom_and_settle(scene, view, qtbot, 0.8)
