@@ -59,3 +59,18 @@ def test_a_changed_node_is_snapshotted_again(qtbot):
     assert item.snapshot_bytes() > 0 and scene.moving
     header = view.mapFromScene(item.pos() + QPointF(item.body_rect().width() - 12, 6))
     assert image.pixelColor(header).name() == item.accent(False).name()
+
+
+def test_after_a_pan_the_nodes_drawn_from_snapshots_repaint_for_real(qtbot):
+    scene, view = shown(qtbot, 60)
+    zoom_and_settle(scene, view, qtbot, 0.8)
+    far = list(scene.node_items.values())[-1]
+    view.centerOn(far)  # nodes not painted yet: they paint themselves from their zoom-1 snapshots
+    assert scene.moving
+    view.viewport().repaint()
+    assert far in scene.snapshots
+    qtbot.waitUntil(lambda: not scene.moving, timeout=SETTLE_MS * 10)
+    settled = view.viewport().grab().toImage()
+    for item in scene.node_items.values():
+        item.update()  # what a fresh paint at rest shows
+    assert view.viewport().grab().toImage() == settled

@@ -34,7 +34,7 @@ class SceneMotionMixin:
                 self.zooming = False
                 self.overview.cache.invalidate()  # the pictures only serve gestures: free them
                 self.edge_layer.cache.invalidate()
-                self.snapshots.trim()  # kept for the next gesture, within the budget
+                self.snapshots.settle()  # repainted for real; kept for the next gesture, within the budget
                 self.update()
             self.follow_gesture()
 

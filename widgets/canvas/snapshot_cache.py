@@ -11,7 +11,9 @@ Invariants:
   again moves it to the newest end (`touch`);
 - a node's own changes (content, geometry, marks, highlight) clear its snapshot (`_snap = None`),
   which is rebuilt on the next draw; an entry whose snapshot was cleared weighs nothing;
-- `trim` (at rest) drops the oldest snapshots until the kept ones weigh at most `budget` bytes.
+- at rest (`settle`) every node drawn from its snapshot during the gesture is repainted (its
+  device cache may hold the scaled snapshot), then `trim` drops the oldest snapshots until the
+  kept ones weigh at most `budget` bytes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class SnapshotCache:
     def __init__(self, budget: int = BUDGET_BYTES) -> None:
         self.budget = budget
         self._order: OrderedDict[NodeItem, None] = OrderedDict()
+        self._drawn: set[NodeItem] = set()  # drawn from their snapshots during this gesture
 
     def __contains__(self, item: object) -> bool:
         return item in self._order
@@ -42,6 +45,7 @@ class SnapshotCache:
 
     def touch(self, item: NodeItem) -> None:
         """`item` was drawn from its snapshot: newest."""
+        self._drawn.add(item)
         order = self._order
         if item in order:
             order.move_to_end(item)
@@ -50,9 +54,19 @@ class SnapshotCache:
 
     def discard(self, item: NodeItem) -> None:
         self._order.pop(item, None)
+        self._drawn.discard(item)
 
     def clear(self) -> None:
         self._order.clear()
+        self._drawn.clear()
+
+    def settle(self) -> None:
+        """The view is at rest: the nodes drawn from snapshots repaint at the real zoom (their
+        device cache may hold the scaled snapshot), then the oldest go past the budget."""
+        for item in self._drawn:
+            item.update()
+        self._drawn.clear()
+        self.trim()
 
     def weight(self) -> int:
         """Bytes held by the kept snapshots."""
