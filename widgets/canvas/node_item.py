@@ -14,8 +14,8 @@ Invariants:
 - while the view moves (`scene.moving`) at a zoom other than 1, the node is drawn as a scaled
   snapshot painted once at zoom 1 (a zoom gesture would otherwise repaint every visible node at
   every step): by the item itself when selected, else into the edge layer's zoom picture
-  (`draw_snapshot`) while the item is paused; the scene drops the snapshots when the view comes
-  to rest, which repaints;
+  (`draw_snapshot`) while the item is paused; the scene keeps the snapshots between gestures within
+  a byte budget (`SnapshotCache`), and every change to what the node shows clears its own;
 - a validation mark (`set_mark`, given by the scene's `ProblemMarks`) is painted with the node: an
   outline and a badge with the count in the error or warning colour, a flat box in that colour
   at low detail; the tooltip lists the problems; the mark changes only through `set_mark`;
@@ -182,7 +182,7 @@ class NodeItem(QGraphicsRectItem):
         if getattr(scene, "moving", False) and abs(lod - 1.0) > 0.01:
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.drawPixmap(self.rect(), self._snapshot(theme), QRectF(self._snap.rect()))
-            scene.snapshotted.add(self)  # type: ignore[union-attr]
+            scene.snapshots.touch(self)  # type: ignore[union-attr]
             return
         self._paint_full(painter, theme, lod, accent, selected)
 
@@ -205,12 +205,16 @@ class NodeItem(QGraphicsRectItem):
         """Draw the zoom-1 snapshot at the node's place, in scene coordinates (zoom pictures)."""
         snap = self._snapshot(theme)
         painter.drawPixmap(self.rect().translated(self.pos()), snap, QRectF(snap.rect()))
-        self.scene().snapshotted.add(self)  # type: ignore[union-attr]
+        self.scene().snapshots.touch(self)  # type: ignore[union-attr]
+
+    def snapshot_bytes(self) -> int:
+        """Memory held by the zoom-1 snapshot (0 when there is none)."""
+        snap = self._snap
+        return 0 if snap is None else snap.width() * snap.height() * snap.depth() // 8
 
     def drop_snapshot(self) -> None:
-        """The view is at rest: repaint at the real zoom and forget the snapshot."""
+        """Forget the snapshot (the scene's `SnapshotCache` is over its budget)."""
         self._snap = None
-        self.update()
 
     def _paint_full(self, painter: QPainter, theme: CanvasTheme, lod: float, accent: QColor, selected: bool) -> None:
         mark = self.mark

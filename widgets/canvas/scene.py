@@ -49,6 +49,7 @@ from widgets.canvas.overview import OverviewPainter
 from widgets.canvas.problem_marks import ProblemMarks
 from widgets.canvas.run_overlay import RunOverlay
 from widgets.canvas.scene_motion import SceneMotionMixin
+from widgets.canvas.snapshot_cache import SnapshotCache
 from widgets.canvas.theme import CanvasTheme, theme_for
 from widgets.workflow_signals import WorkflowSignals
 
@@ -76,7 +77,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.moving = False
         self.zooming = False  # the view zooms (not only scrolls): nodes drawn by the edge layer
         self.paused = ItemPause(self)
-        self.snapshotted: set[NodeItem] = set()  # nodes drawn from a snapshot while moving
+        self.snapshots = SnapshotCache()  # nodes drawn from a snapshot while moving, kept between gestures
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[str, EdgeItem] = {}
         self.comment_items: dict[str, CommentItem] = {}
@@ -101,7 +102,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
             self.signals.detach()
             self.signals.deleteLater()
         self.clearSelection()
-        self.snapshotted.clear()
+        self.snapshots.clear()
         self._selected_edges.clear()
         self.removeItem(self.run.layer)  # kept across documents: `clear()` would delete it
         self.clear()
@@ -227,7 +228,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         item = self.node_items.pop(node_id, None)
         self._content = None
         if item is not None:
-            self.snapshotted.discard(item)
+            self.snapshots.discard(item)
             self.removeItem(item)
             self.overview.invalidate()
 

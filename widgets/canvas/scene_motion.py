@@ -3,13 +3,13 @@
 - `fast_mode` (a drag): straight edges without antialiasing;
 - `moving` (the view pans or zooms, cleared by the view after a short idle): no antialiasing on
   edges, which come from a cached picture (`LayerCache`); nodes away from zoom 1 are drawn from
-  their zoom-1 snapshots;
+  their zoom-1 snapshots (kept between gestures by `SnapshotCache`, within a byte budget);
 - `zooming` (the zoom changes, not only the scroll): the unselected node and edge items are
   paused (`ItemPause`) and the edge layer's picture holds the nodes too; the same pause applies
   while moving in overview mode, where `OverviewPainter`'s picture draws everything.
 
-Invariants: at rest (`moving` false) nothing is paused, no snapshot or picture is kept, and the
-scene repaints at full quality.
+Invariants: at rest (`moving` false) nothing is paused, no picture is kept (node snapshots are, up
+to their budget, but only drawn while moving), and the scene repaints at full quality.
 """
 
 from __future__ import annotations
@@ -34,9 +34,7 @@ class SceneMotionMixin:
                 self.zooming = False
                 self.overview.cache.invalidate()  # the pictures only serve gestures: free them
                 self.edge_layer.cache.invalidate()
-                for item in self.snapshotted:
-                    item.drop_snapshot()
-                self.snapshotted.clear()
+                self.snapshots.settle()  # repainted for real; kept for the next gesture, within the budget
                 self.update()
             self.follow_gesture()
 
