@@ -5,13 +5,13 @@ A class made by `RecordMeta` is declared like a frozen dataclass (annotated fiel
 `kw_only=False`) and behaves like one, and only like one: same constructor, `repr`, equality (same
 class, same values) and hash by value, `dataclasses.fields` / `asdict` / `replace` work, setting a field
 raises `FrozenInstanceError`; it is not a sequence (`len`, `in`, iteration, indexing and unpacking raise
-TypeError) and `json.dumps` refuses it as it refuses a dataclass. Each field is a slot, read through its
-C-level member descriptor; the generated constructor fills the slots through those descriptors
-directly, with no `__init__` or `__setattr__` per field.
+TypeError) and `json.dumps` refuses it as it refuses a dataclass.
 
-The trace store packs a record as its row, a plain tuple: `record_row(record)` gives it, and
-`record_from_row(cls, row)` makes the record back. A record class with a `kind` class constant —
-every `EventRecord` — starts its row with it: `(kind, *fields)`.
+A record holds its row, a plain tuple, in its one slot: the trace store packs it as it is
+(`record_row(record)` reads the slot, with no value gathered), `record_from_row(cls, row)` makes the
+record back, and each field is a property reading its item of the row. A record class with a `kind`
+class constant — every `EventRecord` — starts its row with it: `(kind, *fields)`. The generated
+constructor builds the row and fills the slot, with no `__init__` or `__setattr__` per field.
 
 Invariants:
 - `record_row(record) == (*values in field order)`, `record_row(event) == (kind, *values in field order)`;
@@ -32,6 +32,7 @@ from engine.fast_init import field_parameters, signature
 
 _new_object = object.__new__
 _NO_VALUE: Any = object()  # "no declared default" in a class namespace
+_ROW = operator.attrgetter("_row_values")  # a record's row, the tuple its one slot holds
 R = TypeVar("R", bound="TupleRecord")
 
 
@@ -57,7 +58,8 @@ class RecordMeta(type):
         annotations = namespace.get("__annotations__", {})
         own = [n for n, a in annotations.items() if not _is_classvar(a)]
         specs = [(n, annotations[n], _as_field(namespace.pop(n, _NO_VALUE))) for n in own]
-        namespace["__slots__"] = tuple(own)
+        # the one slot, `_row_values`, is declared once, by the first record class; each field is a property
+        namespace["__slots__"] = () if any(isinstance(base, RecordMeta) for base in bases) else ("_row_values",)
         cls = super().__new__(mcls, name, bases, namespace, **kwargs)
         inherited = [(f.name, f.type, _as_field(f, f.kw_only)) for base in bases
                      for f in getattr(base, "__dataclass_fields__", {}).values()]
@@ -66,11 +68,11 @@ class RecordMeta(type):
         type.__setattr__(cls, "__dataclass_fields__", shadow.__dataclass_fields__)
         type.__setattr__(cls, "__dataclass_params__", shadow.__dataclass_params__)
         tagged = getattr(cls, "kind", None) is not None  # an event's row starts with its kind
-        names = [*(["kind"] if tagged else []), *shadow.__dataclass_fields__]
-        row = operator.attrgetter(*names) if len(names) > 1 else lambda record: tuple(getattr(record, n) for n in names)
-        type.__setattr__(cls, "_row", staticmethod(row))
-        type.__setattr__(cls, "__new__", staticmethod(_constructor(cls, shadow)))
-        type.__setattr__(cls, "_from_row", staticmethod(_from_row(cls, shadow, tagged=tagged)))
+        for index, field_name in enumerate(shadow.__dataclass_fields__, start=1 if tagged else 0):
+            type.__setattr__(cls, field_name, _field_property(cls, field_name, index))
+        type.__setattr__(cls, "_row", staticmethod(_ROW))
+        type.__setattr__(cls, "__new__", staticmethod(_constructor(cls, shadow, tagged=tagged)))
+        type.__setattr__(cls, "_from_row", staticmethod(_from_row(cls)))
         return cls
 
 
@@ -88,11 +90,16 @@ def _as_field(value: Any, kw_only: Any = dataclasses.MISSING) -> Any:
     return dataclasses.field(default=value)
 
 
-def _setters(cls: type[Any], shadow: type[Any], env: dict[str, Any]) -> list[str]:
-    """The lines that fill each field's slot through its member descriptor (names put in `env`)."""
-    for f in dataclasses.fields(shadow):
-        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
-    return [f"    _set_{f.name}(self, {f.name})" for f in dataclasses.fields(shadow)]
+def _field_property(cls: type[Any], name: str, index: int) -> property:
+    """The field `name`, read from the record's row at `index`."""
+    getter = _compile(cls, f"def {name}(self):\n    return self._row_values[{index}]\n", {}, name)
+    return property(getter, doc=f"the field {name!r}: item {index} of the record's row")
+
+
+def _row_values(shadow: type[Any], *, tagged: bool) -> str:
+    """The expression of a new record's row in a generated constructor (its kind is `_kind` in `env`)."""
+    names = [*(["_kind"] if tagged else []), *(f.name for f in dataclasses.fields(shadow))]
+    return f"({', '.join(names)}{',' if len(names) == 1 else ''})"
 
 
 def _compile(cls: type[Any], source: str, env: dict[str, Any], name: str) -> Callable[..., Any]:
@@ -104,22 +111,24 @@ def _compile(cls: type[Any], source: str, env: dict[str, Any], name: str) -> Cal
     return function
 
 
-def _constructor(cls: type[Any], shadow: type[Any]) -> Callable[..., Any]:
-    env: dict[str, Any] = {"_new_object": _new_object}
+def _constructor(cls: type[Any], shadow: type[Any], *, tagged: bool) -> Callable[..., Any]:
+    env: dict[str, Any] = {"_new_object": _new_object, "_set_row": cls._row_values.__set__, "_kind": cls.kind if tagged else None}
     positional, keyword, body = field_parameters(dataclasses.fields(shadow), env)
     source = (f"def __new__({signature('cls', positional, keyword)}):\n" + "".join(line + "\n" for line in body)
-              + "    self = _new_object(cls)\n" + "".join(line + "\n" for line in _setters(cls, shadow, env))
-              + "    return self")
+              + f"    self = _new_object(cls)\n    _set_row(self, {_row_values(shadow, tagged=tagged)})\n    return self")
     return _compile(cls, source, env, "__new__")
 
 
-def _from_row(cls: type[Any], shadow: type[Any], *, tagged: bool) -> Callable[[Sequence[Any]], Any]:
-    env: dict[str, Any] = {"_new_object": _new_object, "_cls": cls}
-    names = [f.name for f in dataclasses.fields(shadow)]
-    unpack = ", ".join(["_kind", *names] if tagged else names)
-    source = (f"def _from_row(row):\n    {unpack + ', = row' if unpack else 'assert not row'}\n    self = _new_object(_cls)\n"
-              + "".join(line + "\n" for line in _setters(cls, shadow, env)) + "    return self")
-    return _compile(cls, source, env, "_from_row")
+def _from_row(cls: type[Any]) -> Callable[[Sequence[Any]], Any]:
+    set_row = cls._row_values.__set__
+
+    def from_row(row: Sequence[Any]) -> Any:
+        record = _new_object(cls)
+        set_row(record, tuple(row))
+        return record
+
+    from_row.__qualname__ = f"{cls.__qualname__}._from_row"
+    return from_row
 
 
 def _unorderable(self: Any, other: Any) -> Any:

@@ -136,3 +136,12 @@ def test_an_event_never_equals_its_row_and_comes_back_from_it() -> None:
     assert row[:3] == ("node_state", "r", 1) and event != row and row != event
     again = record_from_row(NodeStateChanged, row)
     assert again == event and hash(again) == hash(event) and again is not event
+
+
+def test_an_event_read_back_from_a_stored_list_row_is_the_same_event() -> None:
+    event = _state()
+    stored = list(record_row(event))  # MessagePack gives the store's rows back as lists
+    again = record_from_row(NodeStateChanged, stored)
+    stored[7] = "done"  # the list the reader was handed is not the event's row
+    assert again == event and hash(again) == hash(event) and again.state == "running"
+    assert type(record_row(again)) is tuple and record_row(again) == record_row(event)
