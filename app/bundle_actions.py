@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from app.dialogs import ask_to_go_on
 from app.run_actions import show_message
 
 if TYPE_CHECKING:
@@ -91,16 +92,9 @@ async def export_run(window: MainWindow, run_id: str, path: Path) -> bool:
 
 
 def _offer_copy(window: MainWindow, path: Path, text: str) -> QMessageBox:
-    box = QMessageBox(QMessageBox.Icon.Question, "Run already in the store",
-                      text.replace("import it again with --as-new", "import it"), QMessageBox.StandardButton.Cancel,
-                      window)
-    box.setObjectName("import_as_copy")
-    copy = box.addButton("Import as a Copy", QMessageBox.ButtonRole.AcceptRole)
-    box.buttonClicked.connect(
-        lambda button: asyncio.ensure_future(import_run(window, path, as_new=True)) if button is copy else None)
-    box.finished.connect(box.deleteLater)
-    box.open()
-    return box
+    return ask_to_go_on(window, QMessageBox.Icon.Question, "Run already in the store",
+                        text.replace("import it again with --as-new", "import it"), "Import as a Copy",
+                        "import_as_copy", lambda: asyncio.ensure_future(import_run(window, path, as_new=True)))
 
 
 def _runs_panel(window: MainWindow) -> object | None:

@@ -5,6 +5,7 @@ Invariant: these only ask and report; they never change the document or touch fi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
@@ -61,3 +62,17 @@ def show_file_problems(parent: QWidget, error: WorkflowFileError) -> None:
 
 def show_error(parent: QWidget, title: str, message: str) -> None:
     QMessageBox.critical(parent, title, message)
+
+
+def ask_to_go_on(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str, accept: str, name: str,
+                 on_accept: Callable[[], object]) -> QMessageBox:
+    """A non-modal question with Cancel and one accepting button (`accept`); `on_accept` runs only when that
+    button is pressed. The box (object name `name`) is deleted when it closes."""
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
+    button = box.addButton(accept, QMessageBox.ButtonRole.AcceptRole)
+    box.setObjectName(name)
+    box.buttonClicked.connect(lambda clicked: on_accept() if clicked is button else None)
+    box.finished.connect(box.deleteLater)
+    box.open()
+    return box
+

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
+from app.dialogs import ask_to_go_on
 from app.inputs_dialog import InputsDialog, needs_asking
 
 if TYPE_CHECKING:
@@ -92,15 +93,10 @@ def show_message(parent: QWidget, title: str, text: str) -> None:
 
 def confirm_stop_runs(window: MainWindow, count: int, on_yes: Callable[[], object]) -> None:
     """Closing with live runs: ask (non-modal); on Stop, `on_yes` (the runs end recorded as cancelled)."""
-    box = QMessageBox(QMessageBox.Icon.Question, "Runs are still going",
-                      f"{count} run{'s are' if count != 1 else ' is'} still going. Stop {'them' if count != 1 else 'it'} "
-                      "and close? A stopped run is kept in the store as cancelled.",
-                      QMessageBox.StandardButton.Cancel, window)
-    stop = box.addButton("Stop and Close", QMessageBox.ButtonRole.AcceptRole)
-    box.setObjectName("confirm_stop_runs")
-    box.buttonClicked.connect(lambda button: on_yes() if button is stop else None)
-    box.finished.connect(box.deleteLater)
-    box.open()
+    ask_to_go_on(window, QMessageBox.Icon.Question, "Runs are still going",
+                 f"{count} run{'s are' if count != 1 else ' is'} still going. Stop {'them' if count != 1 else 'it'} "
+                 "and close? A stopped run is kept in the store as cancelled.",
+                 "Stop and Close", "confirm_stop_runs", on_yes)
 
 
 def refresh_run_actions(window: MainWindow) -> None:

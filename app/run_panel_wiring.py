@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.compare_actions import wire_compare
+from app.dialogs import ask_to_go_on
 from app.fork_actions import wire_fork
 from app.keys_dialog_actions import open_keys_dialog
 from app.otel_live import wire_live_export
@@ -102,14 +103,8 @@ def confirm_replay_changes(window: MainWindow, run_id: str, lines: list[str],
                            start: Callable[[], object]) -> QMessageBox:
     """The workflow changed since the run: say which nodes differ (non-modal); Re-run runs the recorded version."""
     shown = lines[:15] + ([f"… and {len(lines) - 15} more"] if len(lines) > 15 else [])
-    box = QMessageBox(QMessageBox.Icon.Information, "The workflow changed since this run",
-                      f"The canvas's workflow differs from the version run {run_id[:8]} ran with:\n\n"
-                      + "\n".join(f"• {line}" for line in shown)
-                      + "\n\nThe re-run uses the recorded version, served from the recording.",
-                      QMessageBox.StandardButton.Cancel, window)
-    rerun = box.addButton("Re-run Recorded Version", QMessageBox.ButtonRole.AcceptRole)
-    box.setObjectName("confirm_replay_changes")
-    box.buttonClicked.connect(lambda button: start() if button is rerun else None)
-    box.finished.connect(box.deleteLater)
-    box.open()
-    return box
+    return ask_to_go_on(window, QMessageBox.Icon.Information, "The workflow changed since this run",
+                        f"The canvas's workflow differs from the version run {run_id[:8]} ran with:\n\n"
+                        + "\n".join(f"• {line}" for line in shown)
+                        + "\n\nThe re-run uses the recorded version, served from the recording.",
+                        "Re-run Recorded Version", "confirm_replay_changes", start)
