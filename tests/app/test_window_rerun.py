@@ -4,6 +4,7 @@ provider; a workflow changed since the run is named first and the recorded versi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from run_fixtures import drive, run_window, settle, until
 
 from app.controllers.replay_runs import divergences
 from engine.store.store import TraceStore
+from tests.engine.replay.sub_graph_files import caller_document, write_sub_graph
 from widgets.runs import RunsPanel
 
 
@@ -74,7 +76,8 @@ def test_a_changed_workflow_is_named_before_the_recorded_version_reruns(
     source = _recorded(window, gui_loop)
     window.document.workflow.nodes["executor"].params["prompt"] = "A different prompt"
     asked: list[tuple[str, list[str]]] = []
-    window.runs.replay_changes_handler = lambda run_id, lines, start: (asked.append((run_id, lines)), start())
+    window.runs.replay_changes_handler = lambda run_id, changes, start: (asked.append((run_id, changes.lines)),
+                                                                         start())
 
     async def scenario() -> str:
         started: list[str] = []
@@ -100,3 +103,33 @@ def test_a_run_that_cannot_be_rerun_says_why(qtbot: QtBot, gui_loop: qasync.QEve
     window.runs.error_reported.connect(lambda title, text: errors.append((title, text)))
     assert drive(gui_loop, window.runs.rerun_stored("nosuchrun")) is None
     assert errors and errors[0][0] == "The run cannot be re-run" and "nosuchrun" in errors[0][1]
+
+
+def test_a_changed_sub_graph_file_is_named_by_node_path_and_the_recorded_version_reruns(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    sub = write_sub_graph(tmp_path)
+    caller = tmp_path / "caller.triadic.json"
+    caller.write_text(json.dumps(caller_document()))
+    window = run_window(qtbot, tmp_path, None)
+    assert window.files.open_path(str(caller))
+    source = _recorded(window, gui_loop)
+    doc = json.loads(sub.read_text())
+    doc["nodes"] = [n for n in doc["nodes"] if n["id"] != "critic"]  # today's file: no critic
+    sub.write_text(json.dumps(doc))
+    asked: list[Any] = []
+    window.runs.replay_changes_handler = lambda run_id, changes, start: (asked.append(changes), start())
+    window.runs.gateway_factory = NoProvider
+
+    async def scenario() -> str:
+        started: list[str] = []
+        window.runs.run_started.connect(started.append)
+        window.runs.select_run(source)
+        window.actions_by_name["rerun"].trigger()
+        await until(lambda: started)
+        await window.runs.runs[started[0]].task
+        return started[0]
+
+    live = window.runs.runs[drive(gui_loop, scenario())]
+    assert asked and "research/critic: removed" in asked[0].lines and not asked[0].unchecked
+    assert live.status() == "succeeded" and not divergences(live) and NoProvider.calls == 0
+    assert any(key.startswith("research/critic") for key in live.projection.nodes)  # the recorded version ran
