@@ -233,11 +233,18 @@ def _budget_hit(p: RunProjection, e: ev.BudgetExceeded) -> None:
 
 def _paused(p: RunProjection, e: ev.RunPaused) -> None:
     p.hold = e
+    if p.held_since is None:
+        p.held_since = e.ts
     p.changes.run = True
 
 
 def _resumed(p: RunProjection, e: ev.RunResumed) -> None:
     p.hold = None
+    if e.mode == "step":  # one node let through: the run holds on (a free run holds from its step)
+        p.held_since = e.ts if p.held_since is None else p.held_since
+    elif p.held_since is not None:
+        p.held_s += max(e.ts - p.held_since, 0.0)
+        p.held_since = None
     p.changes.run = True
 
 
