@@ -1,5 +1,5 @@
 """The Deadline gauge and the Timeline read one clock: at a playback moment both show the moment's time
-(not the last `BudgetUpdated`'s, said only after a model call), the time the run held shown beside the
+(not the last `BudgetUpdated`'s, said only after a model call), the time the run held said under the
 gauge's counted time; live, both follow the clock between events."""
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def test_the_time_the_run_held_is_said_beside_the_counted_time(qtbot: QtBot) -> 
     cost, timeline = _docks(qtbot, project(_run(held=True)), live=False)
     gauge = cost.gauges["deadline_s"]
     assert timeline.run_time() == 28.6 and gauge.used == pytest.approx(26.6)
-    assert gauge.text.startswith("26.6 s (2.0 s held) / 60 s")
+    assert gauge.text.startswith("26.6 s / 60 s") and gauge.note == "+ 2.0 s held = 28.6 s"
+    assert gauge.note in gauge.toolTip()
 
 
 def test_live_both_follow_the_clock_between_events(qtbot: QtBot) -> None:

@@ -3,7 +3,7 @@ run's budget lines, and per-node / per-model breakdowns.
 
 Gauges: tokens, cost, deadline and model calls (vs `max_model_calls`). The deadline reads the run's time
 now — the Timeline's, `RunPanel.run_time` — as the deadline counts it (`RunProjection.deadline_elapsed`:
-holds left out, and said beside it), at every moment: live it follows the clock every `CLOCK_TICK_MS`, at a
+holds left out, and said under its bar with the run's time), at every moment: live it follows the clock every `CLOCK_TICK_MS`, at a
 playback moment it is the moment's, never the last `BudgetUpdated`'s (said only after a model call); amber from 75 %, red from 90 %, "no limit" when the run sets none. The node filter
 restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
 on the plots. A cost the gateway could not price says "price unknown", never "$0".
@@ -26,7 +26,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges, RunProjection
-from widgets.cost.budget_gauge import BudgetGauge
+from widgets.cost.budget_gauge import NOTE_HEIGHT, BudgetGauge
 from widgets.cost.usage_models import ModelUsageModel, NodeUsageModel, cost_text
 from widgets.cost.usage_plots import UsagePlot
 from widgets.cost.usage_series import CostView, cost_view, node_series
@@ -83,6 +83,7 @@ class CostPanel(RunPanel):
         self.clock_timer.timeout.connect(self._on_clock_timer_timeout)
         gauges = QHBoxLayout()
         for gauge in self.gauges.values():
+            gauge.setMinimumHeight(gauge.minimumHeight() + NOTE_HEIGHT)  # room for the Deadline's held time
             gauges.addWidget(gauge)
         plots = QSplitter(Qt.Orientation.Horizontal)
         plots.addWidget(self.cost_plot)
@@ -187,8 +188,8 @@ class CostPanel(RunPanel):
         now = self.run_time()
         counted = p.deadline_elapsed(now)
         held = now - counted
-        text = _seconds(counted) + (f" ({_seconds(held)} held)" if held >= 0.05 else "")
-        self.gauges["deadline_s"].set_value(counted, limit, text, f"{limit or 0:.0f} s")
+        note = f"+ {_seconds(held)} held = {_seconds(now)}" if held >= 0.05 else ""  # the Timeline's time
+        self.gauges["deadline_s"].set_value(counted, limit, _seconds(counted), f"{limit or 0:.0f} s", note)
         live = not p.finished and p.status != "pending" and self.clock_running
         if live and not self.clock_timer.isActive():
             self.clock_timer.start()
