@@ -111,6 +111,8 @@ def confirm_replay_changes(window: MainWindow, run_id: str, changes: RunChanges,
     if changes.unchecked:
         text += changes.unchecked_note() + "\n\n"
     title = "The workflow changed since this run" if lines else "Sub-graph files cannot be checked"
-    return ask_to_go_on(window, QMessageBox.Icon.Information, title,
-                        text + "The re-run uses the recorded versions, served from the recording.",
+    how = ("The re-run uses the recorded workflow with today's sub-graph files; its model and tool calls are "
+           "served from the recording." if changes.unchecked else
+           "The re-run uses the recorded versions, served from the recording.")
+    return ask_to_go_on(window, QMessageBox.Icon.Information, title, text + how,
                         "Re-run Recorded Version", "confirm_replay_changes", start)

@@ -38,9 +38,9 @@ class RunChanges:
         """The sentence that says which sub-graph files cannot be checked, and why ("" when none)."""
         if not self.unchecked:
             return ""
-        names = ", ".join(self.unchecked)
-        return (f"The sub-graph files of {names} cannot be checked for this run: it was recorded before "
-                "Triadic kept the version of each sub-graph a run ran, so the re-run reads today's files.")
+        nodes = f"node{'s' if len(self.unchecked) > 1 else ''} {', '.join(self.unchecked)}"
+        return (f"What sub-graph {nodes} ran cannot be checked against today's files: this run was recorded "
+                "before Triadic kept the version of each sub-graph a run ran, so the re-run reads today's files.")
 
 
 def workflow_changes(recorded: dict[str, Any], current: dict[str, Any], within: str = "") -> list[str]:

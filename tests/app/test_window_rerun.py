@@ -13,6 +13,8 @@ from pytestqt.qtbot import QtBot
 from run_fixtures import drive, run_window, settle, until
 
 from app.controllers.replay_runs import divergences
+from app.run_panel_wiring import confirm_replay_changes
+from engine.replay import RunChanges
 from engine.store.store import TraceStore
 from tests.engine.replay.sub_graph_files import caller_document, write_sub_graph
 from widgets.runs import RunsPanel
@@ -133,3 +135,19 @@ def test_a_changed_sub_graph_file_is_named_by_node_path_and_the_recorded_version
     assert asked and "research/critic: removed" in asked[0].lines and not asked[0].unchecked
     assert live.status() == "succeeded" and not divergences(live) and NoProvider.calls == 0
     assert any(key.startswith("research/critic") for key in live.projection.nodes)  # the recorded version ran
+
+
+def test_the_dialog_names_what_differs_or_says_the_sub_graph_files_cannot_be_checked(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, None)
+    started: list[str] = []
+    changed = confirm_replay_changes(window, "abcdef123", RunChanges(["research/critic: params changed"]),
+                                     lambda: started.append("go"))
+    assert changed.windowTitle() == "The workflow changed since this run"
+    assert "• research/critic: params changed" in changed.text() and "recorded versions" in changed.text()
+    old = confirm_replay_changes(window, "abcdef123", RunChanges(unchecked=["research"]), lambda: None)
+    assert old.windowTitle() == "Sub-graph files cannot be checked"
+    assert "cannot be checked against today's files" in old.text() and "today's sub-graph files" in old.text()
+    next(b for b in changed.buttons() if b.text() == "Re-run Recorded Version").click()
+    assert started == ["go"]
+    old.reject()

@@ -64,5 +64,5 @@ def test_a_run_recorded_before_sub_graph_versions_says_they_cannot_be_checked(
     old = replace(load_source(store, result.run_id), sub_graphs={})  # what an older run loads: none recorded
     changes = run_changes(old, caller_document(), tmp_path)
     assert changes and not changes.lines and changes.unchecked == ["research"]
-    assert "research cannot be checked for this run" in changes.unchecked_note()
+    assert "sub-graph node research ran cannot be checked against today's files" in changes.unchecked_note()
     assert "reads today's files" in changes.unchecked_note()
