@@ -102,10 +102,12 @@ def todays_sub_graphs(document: dict[str, Any], base_dir: Path | None, within: s
         file = str(params.get("path") or "")
         where = (base_dir or Path.cwd()) / file if file else None
         try:
-            inner = load_workflow(where) if where is not None else workflow_from_dict(params.get("graph"), source=path)
+            inner = load_workflow(where) if where is not None else \
+                workflow_from_dict(params.get("graph"), source=path)
         except WorkflowFileError as exc:
             reason = exc.problems[0].message if exc.problems else str(exc)
-            out[path] = f"its file {file} cannot be read today ({reason})" if file else f"its graph cannot be read ({reason})"
+            out[path] = f"its file {file} cannot be read today ({reason})" if file else \
+                f"its graph cannot be read ({reason})"
             continue
         out[path] = inner_doc = workflow_to_dict(inner)
         out.update(todays_sub_graphs(inner_doc, where.parent if where is not None else base_dir, f"{path}/",

@@ -1,9 +1,9 @@
 """`BudgetGauge`: one budget of a run (tokens, cost, deadline, model calls) as a bar: used against its limit.
 
 Levels: "ok" below 75 %, "amber" from 75 %, "red" from 90 % (and over); "none" when the run sets no
-such limit (the bar then says "no limit" and shows only what was used). A note (e.g. the Deadline's
-"2.0 s held, not counted") is drawn under the bar when the gauge is given the room (`NOTE_HEIGHT`), and is
-in its tooltip. The colours follow the widget's palette (light or dark).
+such limit (the bar then says "no limit" and shows only what was used). A note (the Deadline's
+"+ 2.0 s held = 5.4 s") is drawn under the bar when the gauge is given the room (`NOTE_HEIGHT`), and is in
+its tooltip. The colours follow the widget's palette (light or dark).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """`CostPanel`: the Cost & tokens dock — budget gauges, live cumulative cost and token plots with the
 run's budget lines, and per-node / per-model breakdowns.
 
-Gauges: tokens, cost, deadline and model calls (vs `max_model_calls`). The deadline reads the run's time
-now — the Timeline's, `RunPanel.run_time` — as the deadline counts it (`RunProjection.deadline_elapsed`:
-holds left out, and said under its bar with the run's time), at every moment: live it follows the clock every `CLOCK_TICK_MS`, at a
-playback moment it is the moment's, never the last `BudgetUpdated`'s (said only after a model call); amber from 75 %, red from 90 %, "no limit" when the run sets none. The node filter
-restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
+Gauges: tokens, cost, deadline and model calls (vs `max_model_calls`); amber from 75 %, red from 90 %,
+"no limit" when the run sets none. The deadline reads the run's time now — the Timeline's,
+`RunPanel.run_time` — as the deadline counts it (`RunProjection.deadline_elapsed`: holds left out, and said
+under its bar with the run's time), at every moment: live it follows the clock every `CLOCK_TICK_MS`, at a
+playback moment it is the moment's, never the last `BudgetUpdated`'s (said only after a model call). The
+node filter restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
 on the plots. A cost the gateway could not price says "price unknown", never "$0".
 
 What it shows is a `CostView` (`usage_series`): built here for a live run, and off the GUI thread by
