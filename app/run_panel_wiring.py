@@ -104,13 +104,11 @@ def confirm_replay_changes(window: MainWindow, run_id: str, changes: RunChanges,
                            start: Callable[[], object]) -> QMessageBox:
     """The workflow or its sub-graph files changed since the run, or its sub-graph files cannot be checked: say
     which nodes differ (by their path inside the sub-graph) or why (non-modal); Re-run runs the recorded versions."""
-    lines = changes.lines
-    shown = lines[:15] + ([f"… and {len(lines) - 15} more"] if len(lines) > 15 else [])
-    text = (f"The canvas's workflow or its sub-graph files differ from the versions run {run_id[:8]} ran with:\n\n"
-            + "\n".join(f"• {line}" for line in shown) + "\n\n") if lines else ""
+    text = (f"The canvas's workflow or its sub-graph files differ from the versions run {run_id[:8]} ran with:"
+            f"\n\n{changes.bullets()}\n\n") if changes.lines else ""
     if changes.unchecked:
         text += changes.unchecked_note() + "\n\n"
-    title = "The workflow changed since this run" if lines else "Sub-graph files cannot be checked"
+    title = "The workflow changed since this run" if changes.lines else "Sub-graph files cannot be checked"
     how = ("The re-run uses the recorded workflow with today's sub-graph files; its model and tool calls are "
            "served from the recording." if changes.unchecked else
            "The re-run uses the recorded versions, served from the recording.")

@@ -46,7 +46,7 @@ def report_changes(source: ReplaySource, file: str | None) -> Path | None:
     from engine.replay import run_changes
 
     folder = Path(file).resolve().parent
-    changes = run_changes(source, workflow_to_dict(load_file(file)), folder)
+    changes = run_changes(source.document, source.sub_graphs, workflow_to_dict(load_file(file)), folder)
     if changes.lines:
         print(f"triadic: {file} or its sub-graph files differ from the versions run {source.run.id[:12]} ran; "
               "re-running the recorded versions. Differences:", file=sys.stderr)

@@ -98,7 +98,7 @@ def _prepare(store: TraceStore, run_id: str, current: dict[str, Any],
 
     source = load_source(store, run_id)
     same = str(current.get("id") or "") == source.run.workflow_id
-    changes = run_changes(source, current, base_dir) if same else RunChanges()
+    changes = run_changes(source.document, source.sub_graphs, current, base_dir) if same else RunChanges()
     return prepare_replay(source, mode="strict", base_dir=base_dir if same else None), changes, same
 
 

@@ -4,8 +4,8 @@ runs the recorded versions.
 - `workflow_changes(recorded_doc, current_doc, within="")`: one line per node added, removed or changed
   (role, title, parameters, edges) and for the run settings; `within` names the sub-graph node path the
   two documents are the workflow of ("sub" → lines "sub/inner: params changed");
-- `run_changes(source, current_doc, base_dir)`: the top workflow's lines, then those of each sub-graph
-  the run recorded (`ReplaySource.sub_graphs`) against the sub-graph as today's workflow has it — its
+- `run_changes(document, sub_graphs, current_doc, base_dir)`: the top workflow's lines, then those of each
+  sub-graph version the run recorded (`ReplaySource.sub_graphs`) against the sub-graph as today's workflow has it — its
   file read from `base_dir` (as compiling it would), or its inline graph; a file that cannot be read
   today is said, with the reason. A run recorded before sub-graph versions were kept has nothing to
   compare its sub-graphs with: `RunChanges.unchecked` names those sub-graph nodes (never a silent "no
@@ -16,12 +16,10 @@ Invariant: reads files, never writes; engine only (no Qt).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from engine.replay.rerun import ReplaySource
+from typing import Any
 
 _MAX_DEPTH = 8  # as deep as a plan compiles sub-graphs (`engine.runtime.plan`)
 
@@ -33,6 +31,11 @@ class RunChanges:
 
     def __bool__(self) -> bool:
         return bool(self.lines or self.unchecked)
+
+    def bullets(self, most: int = 15) -> str:
+        """The lines as a bulleted list, at most `most` of them ("… and N more")."""
+        shown = self.lines[:most] + ([f"… and {len(self.lines) - most} more"] if len(self.lines) > most else [])
+        return "\n".join(f"• {line}" for line in shown)
 
     def unchecked_note(self) -> str:
         """The sentence that says which sub-graph files cannot be checked, and why ("" when none)."""
@@ -67,15 +70,18 @@ def workflow_changes(recorded: dict[str, Any], current: dict[str, Any], within: 
     return lines
 
 
-def run_changes(source: ReplaySource, current: dict[str, Any], base_dir: Path | None) -> RunChanges:
-    """What `current` (today's top workflow; its sub-graph files relative to `base_dir`) changes in the run."""
-    found = RunChanges(workflow_changes(source.document, current))
-    if not source.sub_graphs:
-        found.unchecked = [str(n.get("id")) for n in source.document.get("nodes") or []
+def run_changes(document: dict[str, Any], sub_graphs: Mapping[str, dict[str, Any]], current: dict[str, Any],
+                base_dir: Path | None) -> RunChanges:
+    """What `current` (today's top workflow; its sub-graph files relative to `base_dir`) changes in what a run
+    ran: its workflow version `document` and its sub-graph versions `sub_graphs` (node path → document;
+    `ReplaySource.document` / `.sub_graphs`)."""
+    found = RunChanges(workflow_changes(document, current))
+    if not sub_graphs:
+        found.unchecked = [str(n.get("id")) for n in document.get("nodes") or []
                            if isinstance(n, dict) and n.get("role") == "subgraph"]
         return found
     today = todays_sub_graphs(current, base_dir)
-    for path, recorded in sorted(source.sub_graphs.items()):
+    for path, recorded in sorted(sub_graphs.items()):
         now = today.get(path)
         if isinstance(now, str):
             found.lines.append(f"{path}: {now}")

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 from pathlib import Path
 
 from engine.graph.format import workflow_to_dict
 from engine.llm.sim import SimGateway
-from engine.replay import load_source, run_changes
+from engine.replay import ReplaySource, RunChanges, load_source, run_changes
 from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
 from tests.engine.replay.sub_graph_files import SUB_FILE, caller_document, record_caller, write_sub_graph
@@ -25,16 +24,21 @@ def _edit(path: Path, node_id: str, **params: object) -> None:
     path.write_text(json.dumps(doc))
 
 
+def _today(source: ReplaySource, folder: Path) -> RunChanges:
+    """What the caller workflow, with its sub-graph file in `folder`, changes in what the run ran."""
+    return run_changes(source.document, source.sub_graphs, caller_document(), folder)
+
+
 def test_a_changed_sub_graph_file_names_its_nodes_by_their_path(tmp_path: Path, store: TraceStore) -> None:
     sub = write_sub_graph(tmp_path)
     _, result = asyncio.run(record_caller(store, tmp_path))
     source = load_source(store, result.run_id)
-    assert not run_changes(source, caller_document(), tmp_path)  # nothing changed: nothing said
+    assert not _today(source, tmp_path)  # nothing changed: nothing said
     _edit(sub, "critic", max_rounds=1)
-    changes = run_changes(source, caller_document(), tmp_path)
+    changes = _today(source, tmp_path)
     assert changes.lines == ["research/critic: params changed"] and not changes.unchecked
     sub.unlink()
-    (line,) = run_changes(source, caller_document(), tmp_path).lines
+    (line,) = _today(source, tmp_path).lines
     assert line.startswith(f"research: its file {SUB_FILE} cannot be read today (")
 
 
@@ -53,7 +57,7 @@ def test_nested_sub_graphs_are_compared_by_their_full_path(tmp_path: Path, store
     changed = caller_document()
     changed["settings"]["seed"] = 7
     (tmp_path / "mid.triadic.json").write_text(json.dumps(changed))
-    assert run_changes(source, workflow_to_dict(outer), tmp_path).lines == [
+    assert run_changes(source.document, source.sub_graphs, workflow_to_dict(outer), tmp_path).lines == [
         "mid: the sub-graph's run settings changed", "mid/research/executor: params changed"]
 
 
@@ -61,8 +65,8 @@ def test_a_run_recorded_before_sub_graph_versions_says_they_cannot_be_checked(
         tmp_path: Path, store: TraceStore) -> None:
     write_sub_graph(tmp_path)
     _, result = asyncio.run(record_caller(store, tmp_path))
-    old = replace(load_source(store, result.run_id), sub_graphs={})  # what an older run loads: none recorded
-    changes = run_changes(old, caller_document(), tmp_path)
+    source = load_source(store, result.run_id)
+    changes = run_changes(source.document, {}, caller_document(), tmp_path)  # an older run: none recorded
     assert changes and not changes.lines and changes.unchecked == ["research"]
     assert "sub-graph node research ran cannot be checked against today's files" in changes.unchecked_note()
     assert "reads today's files" in changes.unchecked_note()
