@@ -5,9 +5,9 @@ runs the recorded versions.
   (role, title, parameters, edges) and for the run settings; `within` names the sub-graph node path the
   two documents are the workflow of ("sub" → lines "sub/inner: params changed");
 - `run_changes(document, sub_graphs, current_doc, base_dir)`: the top workflow's lines, then those of each
-  sub-graph version the run recorded (`ReplaySource.sub_graphs`) against the sub-graph as today's workflow has it — its
-  file read from `base_dir` (as compiling it would), or its inline graph; a file that cannot be read
-  today is said, with the reason. A run recorded before sub-graph versions were kept has nothing to
+  sub-graph version the run recorded (`ReplaySource.sub_graphs`) against the sub-graph as today's workflow
+  has it — its file read from `base_dir` (as compiling it would), or its inline graph; a file that cannot
+  be read today is said, with the reason. A run recorded before sub-graph versions were kept has nothing to
   compare its sub-graphs with: `RunChanges.unchecked` names those sub-graph nodes (never a silent "no
   change"; the re-run of such a run reads today's files).
 

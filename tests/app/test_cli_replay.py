@@ -12,7 +12,7 @@ from cli_fixtures import EXAMPLE, example_doc, gated_doc, write_doc
 from app.cli.main import main
 from engine.replay.identity import first_difference
 from engine.store import TraceStore
-from tests.engine.replay.sub_graph_files import caller_document, write_sub_graph
+from tests.engine.replay.sub_graph_files import caller_document, edit_node, write_sub_graph
 
 
 def _recorded(tmp_path: Path, capsys: pytest.CaptureFixture[str], path: Path = EXAMPLE, *extra: str) -> tuple[Path, str]:
@@ -125,9 +125,7 @@ def test_replay_and_fork_name_the_sub_graph_nodes_a_changed_file_differs_in(
     sub = write_sub_graph(tmp_path)
     caller = write_doc(tmp_path / "caller.triadic.json", caller_document())
     db, run_id = _recorded(tmp_path, capsys, caller)
-    doc = json.loads(sub.read_text())
-    next(n for n in doc["nodes"] if n["id"] == "critic")["params"]["approve_score"] = 0.99
-    sub.write_text(json.dumps(doc))
+    edit_node(sub, "critic", approve_score=0.99)
     assert main(["replay", run_id, "--db", str(db), "--quiet", "--file", str(caller)]) == 0
     captured = capsys.readouterr()
     assert "research/critic: params changed" in captured.err and "re-running the recorded versions" in captured.err

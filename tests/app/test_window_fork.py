@@ -4,18 +4,17 @@ window and recorded with `fork_of` / `fork_at_seq`; a bad parameter line is refu
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle, until
+from run_fixtures import drive, run_window, settle, sub_graph_caller_window, until
 
 from app import fork_actions
 from app.lazy_dock import LazyDockPanel
 from engine.store.store import TraceStore
-from tests.engine.replay.sub_graph_files import caller_document, write_sub_graph
+from tests.engine.replay.sub_graph_files import edit_node
 from widgets.fork import ForkDialog
 
 
@@ -115,18 +114,12 @@ def test_the_trace_and_timeline_docks_fork_requests_open_the_dialog(qtbot: QtBot
 
 def test_the_fork_dialog_names_what_a_changed_sub_graph_file_differs_in(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
-    sub = write_sub_graph(tmp_path)
-    caller = tmp_path / "caller.triadic.json"
-    caller.write_text(json.dumps(caller_document()))
-    window = run_window(qtbot, tmp_path, None)
-    assert window.files.open_path(str(caller))
+    window, sub = sub_graph_caller_window(qtbot, tmp_path)
     source = _recorded(window, gui_loop)
 
     async def scenario() -> tuple[ForkDialog | None, ForkDialog | None]:
         unchanged = await fork_actions.open_fork_dialog(window, source, "research/critic#1")
-        doc = json.loads(sub.read_text())
-        next(n for n in doc["nodes"] if n["id"] == "critic")["params"]["max_rounds"] = 1
-        sub.write_text(json.dumps(doc))
+        edit_node(sub, "critic", max_rounds=1)
         return unchanged, await fork_actions.open_fork_dialog(window, source, "research/critic#1")
 
     unchanged, dialog = drive(gui_loop, scenario())

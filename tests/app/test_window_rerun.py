@@ -4,19 +4,18 @@ provider; a workflow changed since the run is named first and the recorded versi
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle, until
+from run_fixtures import drive, run_window, settle, sub_graph_caller_window, until
 
 from app.controllers.replay_runs import divergences
 from app.run_panel_wiring import confirm_replay_changes
 from engine.replay import RunChanges
 from engine.store.store import TraceStore
-from tests.engine.replay.sub_graph_files import caller_document, write_sub_graph
+from tests.engine.replay.sub_graph_files import edit_node
 from widgets.runs import RunsPanel
 
 
@@ -109,15 +108,9 @@ def test_a_run_that_cannot_be_rerun_says_why(qtbot: QtBot, gui_loop: qasync.QEve
 
 def test_a_changed_sub_graph_file_is_named_by_node_path_and_the_recorded_version_reruns(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
-    sub = write_sub_graph(tmp_path)
-    caller = tmp_path / "caller.triadic.json"
-    caller.write_text(json.dumps(caller_document()))
-    window = run_window(qtbot, tmp_path, None)
-    assert window.files.open_path(str(caller))
+    window, sub = sub_graph_caller_window(qtbot, tmp_path)
     source = _recorded(window, gui_loop)
-    doc = json.loads(sub.read_text())
-    doc["nodes"] = [n for n in doc["nodes"] if n["id"] != "critic"]  # today's file: no critic
-    sub.write_text(json.dumps(doc))
+    edit_node(sub, "critic", max_rounds=1)  # today's file: one round
     asked: list[Any] = []
     window.runs.replay_changes_handler = lambda run_id, changes, start: (asked.append(changes), start())
     window.runs.gateway_factory = NoProvider
@@ -132,7 +125,7 @@ def test_a_changed_sub_graph_file_is_named_by_node_path_and_the_recorded_version
         return started[0]
 
     live = window.runs.runs[drive(gui_loop, scenario())]
-    assert asked and "research/critic: removed" in asked[0].lines and not asked[0].unchecked
+    assert asked and asked[0].lines == ["research/critic: params changed"] and not asked[0].unchecked
     assert live.status() == "succeeded" and not divergences(live) and NoProvider.calls == 0
     assert any(key.startswith("research/critic") for key in live.projection.nodes)  # the recorded version ran
 

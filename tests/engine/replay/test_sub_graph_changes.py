@@ -14,14 +14,14 @@ from engine.llm.sim import SimGateway
 from engine.replay import ReplaySource, RunChanges, load_source, run_changes
 from engine.runtime import Run, compile_workflow
 from engine.store import TraceStore
-from tests.engine.replay.sub_graph_files import SUB_FILE, caller_document, record_caller, write_sub_graph
+from tests.engine.replay.sub_graph_files import (
+    SUB_FILE,
+    caller_document,
+    edit_node,
+    record_caller,
+    write_sub_graph,
+)
 from tests.engine.runtime.fakes import build
-
-
-def _edit(path: Path, node_id: str, **params: object) -> None:
-    doc = json.loads(path.read_text())
-    next(n for n in doc["nodes"] if n["id"] == node_id)["params"].update(params)
-    path.write_text(json.dumps(doc))
 
 
 def _today(source: ReplaySource, folder: Path) -> RunChanges:
@@ -34,7 +34,7 @@ def test_a_changed_sub_graph_file_names_its_nodes_by_their_path(tmp_path: Path, 
     _, result = asyncio.run(record_caller(store, tmp_path))
     source = load_source(store, result.run_id)
     assert not _today(source, tmp_path)  # nothing changed: nothing said
-    _edit(sub, "critic", max_rounds=1)
+    edit_node(sub, "critic", max_rounds=1)
     changes = _today(source, tmp_path)
     assert changes.lines == ["research/critic: params changed"] and not changes.unchecked
     sub.unlink()
@@ -53,7 +53,7 @@ def test_nested_sub_graphs_are_compared_by_their_full_path(tmp_path: Path, store
     assert result.status == "succeeded", result.reason
     source = load_source(store, result.run_id)
     assert set(source.sub_graphs) == {"mid", "mid/research"}
-    _edit(sub, "executor", temperature=0.9)
+    edit_node(sub, "executor", temperature=0.9)
     changed = caller_document()
     changed["settings"]["seed"] = 7
     (tmp_path / "mid.triadic.json").write_text(json.dumps(changed))
