@@ -152,8 +152,9 @@ class RunProjection:
 
     def deadline_elapsed(self, now: float | None = None) -> float:
         """The run's time at `now` (its time since start, as the Timeline shows it; default: its last
-        event's) as its deadline counts it: the time it held (paused, at a breakpoint) left out, as the
-        engine's deadline clock does (`engine.runtime.pausing`). Read at every moment — `BudgetUpdated`
+        event's) as its deadline counts it: the time it held (paused, at a breakpoint, after a step) left
+        out, as the engine's deadline clock does (`engine.runtime.pausing`; it counts a hold begun before
+        the run's start-up checks ended from their end only). Read at every moment — `BudgetUpdated`
         says it only after each model call."""
         at = self.elapsed_s if now is None else now
         held = self.held_s + (max(at - self.held_since, 0.0) if self.held_since is not None else 0.0)
