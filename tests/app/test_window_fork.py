@@ -9,11 +9,12 @@ from typing import Any
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle, until
+from run_fixtures import drive, run_window, settle, sub_graph_caller_window, until
 
 from app import fork_actions
 from app.lazy_dock import LazyDockPanel
 from engine.store.store import TraceStore
+from tests.engine.replay.sub_graph_files import edit_node
 from widgets.fork import ForkDialog
 
 
@@ -109,3 +110,22 @@ def test_the_trace_and_timeline_docks_fork_requests_open_the_dialog(qtbot: QtBot
 
     drive(gui_loop, scenario())
     assert opened == [f"Fork run {source[:8]} at critic"] * 2
+
+
+def test_the_fork_dialog_names_what_a_changed_sub_graph_file_differs_in(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window, sub = sub_graph_caller_window(qtbot, tmp_path)
+    source = _recorded(window, gui_loop)
+
+    async def scenario() -> tuple[ForkDialog | None, ForkDialog | None]:
+        unchanged = await fork_actions.open_fork_dialog(window, source, "research/critic#1")
+        edit_node(sub, "critic", max_rounds=1)
+        return unchanged, await fork_actions.open_fork_dialog(window, source, "research/critic#1")
+
+    unchanged, dialog = drive(gui_loop, scenario())
+    assert unchanged is not None and unchanged.notice.isHidden()
+    unchanged.reject()
+    assert dialog is not None and not dialog.notice.isHidden()
+    assert "• research/critic: params changed" in dialog.notice.text()
+    assert dialog.recorded["max_rounds"] == 3  # the recorded version's parameters, not today's file
+    dialog.reject()
