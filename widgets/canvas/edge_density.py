@@ -71,25 +71,41 @@ class EdgeDensity:
         """An image is being built on the worker."""
         return bool(self._pending)
 
-    def draw(self, painter: QPainter, lines: list[QLineF], color: QColor) -> None:
-        """Draw `lines` (the same list until `invalidate`) as a density image in `color`."""
-        level = math.ceil(math.log2(max(painter.worldTransform().m11(), 1e-6)))
-        key = (self._generation, level, color.rgba())
+    def draw(self, painter: QPainter, lines: list[QLineF], color: QColor, scale: float | None = None,
+             build_now: bool = True) -> bool:
+        """Draw `lines` (the same list until `invalidate`) as a density image in `color`, at the
+        painter's zoom (or `scale`) rounded up to a power of two; `build_now` False: when no image at
+        all is built yet, start one on the worker and draw nothing (False)."""
+        key = self._key(scale or painter.worldTransform().m11(), color)
         built = self._images.get(key)
         if built is None:
             built = self._closest(key)
-            if built is None:  # nothing to show yet: build this one now
-                built = _rasterise(lines, 2.0**level, color)
+            if built is None and build_now:  # nothing to show yet: build this one now
+                built = _rasterise(lines, 2.0 ** key[1], color)
                 self._keep(key, built)
-            elif key not in self._pending:
-                self._pending.add(key)
-                _POOL.submit(_build_async, weakref.ref(self), self._bridge, key, list(lines), color)
+            else:
+                self._submit(key, lines, color)
         if built is None:
-            return
+            return False
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         painter.drawImage(built[1], built[0])
         painter.restore()
+        return True
+
+    def prepare(self, lines: list[QLineF], scale: float, color: QColor) -> None:
+        """Start building the image `draw` will want at `scale` on the worker, unless it is built."""
+        key = self._key(scale, color)
+        if key not in self._images:
+            self._submit(key, lines, color)
+
+    def _key(self, scale: float, color: QColor) -> tuple[int, int, int]:
+        return (self._generation, math.ceil(math.log2(max(scale, 1e-6))), color.rgba())
+
+    def _submit(self, key: tuple[int, int, int], lines: list[QLineF], color: QColor) -> None:
+        if key not in self._pending:
+            self._pending.add(key)
+            _POOL.submit(_build_async, weakref.ref(self), self._bridge, key, list(lines), color)
 
     def _closest(self, key: tuple[int, int, int]) -> Built | None:
         """The best stand-in: this generation before older ones, then the nearest level."""
