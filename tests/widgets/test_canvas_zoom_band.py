@@ -14,9 +14,10 @@ from engine.projection import RunProjection
 from tests.widgets.canvas_render import render
 from widgets.canvas import CanvasScene, CanvasView
 from widgets.canvas.coarse_edges import LONG_EDGE
+from widgets.canvas.edge_item import edge_style
 from widgets.canvas.overview import FAR_ZOOM, MAX_FAR_EDGES
 from widgets.canvas.run_style import state_color
-from widgets.canvas.theme import LOD_SIMPLE
+from widgets.canvas.theme import LOD_LABELS, LOD_SIMPLE
 from widgets.canvas.view import SETTLE_MS
 
 BAND = 0.3
@@ -141,3 +142,23 @@ def test_a_run_state_reaches_the_picture_while_the_view_moves(big, qtbot):
     assert scene.moving and overview.cache.repaints == repaints + 1 and overview.coarse.draws >= 2
     centre = view.mapFromScene(item.pos() + item.body_rect().center())
     assert image.pixelColor(centre).name() == state_color("failed", False).name()
+
+
+def test_the_edge_layers_zoom_picture_past_the_band_takes_long_edges_from_the_image(big, qtbot):
+    _, scene, view = big
+    overview, layer = scene.overview, scene.edge_layer
+    rest_in_band(scene, view, qtbot)
+    selected = next(e for e in scene.edge_items.values() if e.line().length() > LONG_EDGE)
+    view.centerOn(selected.line().center())
+    view.settle_now()
+    selected.setSelected(True)
+    draws = overview.coarse.draws
+    view.set_zoom(LOD_SIMPLE * 1.1)  # a notch across LOD_SIMPLE: the edge layer's zoom picture
+    assert scene.zooming and scene.paused.active and not overview.active
+    image = render(view)
+    assert overview.coarse.draws == draws + 1 and layer.cache.repaints == 1
+    colour = edge_style(selected.port_type, False, True)[0].color().name()
+    assert near(image, view.mapFromScene(selected.line().center()), colour)  # a selected long edge stays a line
+    view.set_zoom(LOD_LABELS * 1.2)
+    render(view)
+    assert layer.cache.repaints == 2 and overview.coarse.draws == draws + 1  # above LOD_LABELS: real lines

@@ -9,7 +9,9 @@ crisp lines, which cost little because they are short; the long ones are drawn f
 `EdgeDensity` image of the whole graph at `SCALE` (capped at its pixel budget), a blit: where
 many long edges run together they show as a bundle, a lone long edge as a faint line.
 
-Only pictures painted while the view moves use it; at rest the overview strokes every edge again.
+Only pictures painted while the view moves use it: the overview's, and the edge layer's zoom
+picture below `LOD_LABELS` (`draw_long`: the long edges only, from an image of the edges as they
+are now); at rest every edge is stroked again.
 The image is built on the worker when the view first moves in overview mode or first rests in the
 band (`prepare`); until it is there a picture strokes every edge, as before.
 
@@ -59,6 +61,17 @@ class CoarseEdges:
         """Have the long edges' image built on the worker (nothing when it is built or building)."""
         self._split(lines)
         self.density.prepare(self._long, SCALE, color)
+
+    def draw_long(self, painter: QPainter, lines: list[QLineF], color: QColor) -> bool:
+        """Only the long edges, and only from an image of these very lines (no stand-in from before
+        an edit); else False, and the image is built for next time."""
+        self._split(lines)
+        if not self.density.has_current(SCALE, color):
+            self.density.prepare(self._long, SCALE, color)
+            return False
+        drawn = self.density.draw(painter, self._long, color, scale=SCALE, build_now=False)
+        self.draws += drawn
+        return drawn
 
     def draw(self, painter: QPainter, lines: list[QLineF], color: QColor) -> bool:
         """Draw `lines` coarsely; False (nothing drawn) while the long edges' image is not built yet."""

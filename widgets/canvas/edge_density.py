@@ -99,6 +99,10 @@ class EdgeDensity:
         if key not in self._images:
             self._submit(key, lines, color)
 
+    def has_current(self, scale: float, color: QColor) -> bool:
+        """The image `draw` wants at `scale` is built for the lines as they are now (no stand-in)."""
+        return self._key(scale, color) in self._images
+
     def _key(self, scale: float, color: QColor) -> tuple[int, int, int]:
         return (self._generation, math.ceil(math.log2(max(scale, 1e-6))), color.rgba())
 

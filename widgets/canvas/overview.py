@@ -198,6 +198,15 @@ class OverviewPainter:
             painter.drawRects(rects)
         painter.restore()
 
+    def draw_long_edges(self, painter: QPainter) -> bool:
+        """For the edge layer's zoom picture: the long edges (`LONG_EDGE`) from the coarse image, when
+        the graph is large and the image shows the edges as they are now; else False."""
+        if len(self.scene.edge_items) <= MAX_FAR_EDGES or self.scene.fast_mode:
+            return False
+        if self._boxes is None or self._edges_stale:
+            self._boxes = self._build()
+        return self.coarse.draw_long(painter, self._lines, self.scene.theme.edge)
+
     def _paint_live(self, painter: QPainter) -> None:
         """The dragged nodes and their edges, where they are now."""
         theme = self.scene.theme
