@@ -9,13 +9,12 @@ from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QImage
 
 from engine import events as ev
-from engine.graph.generate import generate_workflow
 from engine.projection import RunProjection
-from tests.widgets.canvas_render import render
+from tests.widgets.canvas_render import large_canvas, render
 from widgets.canvas import CanvasScene, CanvasView
 from widgets.canvas.coarse_edges import LONG_EDGE
 from widgets.canvas.edge_item import edge_style
-from widgets.canvas.overview import FAR_ZOOM, MAX_FAR_EDGES
+from widgets.canvas.overview import FAR_ZOOM
 from widgets.canvas.run_style import state_color
 from widgets.canvas.theme import LOD_LABELS, LOD_SIMPLE
 from widgets.canvas.view import SETTLE_MS
@@ -25,16 +24,8 @@ BAND = 0.3
 
 @pytest.fixture
 def big(qtbot):
-    wf = generate_workflow(1300, edges_per_node=3, seed=3)
-    assert len(wf.edges) > MAX_FAR_EDGES
-    scene = CanvasScene(wf)
-    view = CanvasView(scene)
-    scene.setParent(view)
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
     assert FAR_ZOOM < BAND < LOD_SIMPLE
-    return wf, scene, view
+    return large_canvas(qtbot)
 
 
 def rest_in_band(scene: CanvasScene, view: CanvasView, qtbot) -> None:
