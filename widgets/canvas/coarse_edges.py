@@ -1,4 +1,4 @@
-"""The edges of a moving picture between the far zoom and `LOD_SIMPLE`: short edges as lines, long
+"""The edges of a moving picture between the far zoom and `LOD_LABELS`: short edges as lines, long
 edges as one density image.
 
 Between zoom 0.2 and 0.45 a 5,000-node graph's overview picture strokes ~15,000 hairlines, most of
@@ -7,7 +7,8 @@ bound by fill rate. `CoarseEdges` splits the edges once (until they change) by t
 scene: the short ones (at most `LONG_EDGE`: a node and its neighbours a column or two away) stay
 crisp lines, which cost little because they are short; the long ones are drawn from one
 `EdgeDensity` image of the whole graph at `SCALE` (capped at its pixel budget), a blit: where
-many long edges run together they show as a bundle, a lone long edge as a faint line.
+many long edges run together they show as a bundle, a lone long edge as a faint line (`FAINTEST`
+keeps the tone near the hairlines' grey at rest, so the end of a gesture does not flash).
 
 Only pictures painted while the view moves use it: the overview's, and the edge layer's zoom
 picture below `LOD_LABELS` (`draw_long`: the long edges only, from an image of the edges as they
@@ -32,11 +33,12 @@ from widgets.canvas.theme import LOD_SIMPLE
 
 LONG_EDGE = 1200.0  # scene px: longer than ~4 columns of nodes
 SCALE = LOD_SIMPLE  # the image's scale (rounded up to a power of two, capped by its pixel budget)
+FAINTEST = 150  # a lone long edge's opacity: near the tone of the hairlines the view shows at rest
 
 
 class CoarseEdges:
     def __init__(self, on_ready: Callable[[], None]) -> None:
-        self.density = EdgeDensity(on_ready)
+        self.density = EdgeDensity(on_ready, faintest=FAINTEST)
         self._short: list[QLineF] | None = None
         self._long: list[QLineF] = []
         self.draws = 0  # pictures drawn coarsely (tests, benchmarks)

@@ -56,11 +56,12 @@ def _bridge() -> _Bridge:
 
 
 class EdgeDensity:
-    def __init__(self, on_ready: Callable[[], None] | None = None) -> None:
+    def __init__(self, on_ready: Callable[[], None] | None = None, faintest: int = FAINTEST) -> None:
         self._images: dict[tuple[int, int, int], Built] = {}  # (generation, level, rgba) → image
         self._pending: set[tuple[int, int, int]] = set()
         self._generation = 0
         self.on_ready = on_ready  # called when an image built on the worker can be drawn
+        self.faintest = faintest  # opacity of a pixel crossed by one edge
         self.builds = 0  # images built (tests, benchmarks)
         self._bridge = _bridge()
 
@@ -81,7 +82,7 @@ class EdgeDensity:
         if built is None:
             built = self._closest(key)
             if built is None and build_now:  # nothing to show yet: build this one now
-                built = _rasterise(lines, 2.0 ** key[1], color)
+                built = _rasterise(lines, 2.0 ** key[1], color, self.faintest)
                 self._keep(key, built)
             else:
                 self._submit(key, lines, color)
@@ -109,7 +110,7 @@ class EdgeDensity:
     def _submit(self, key: tuple[int, int, int], lines: list[QLineF], color: QColor) -> None:
         if key not in self._pending:
             self._pending.add(key)
-            _POOL.submit(_build_async, weakref.ref(self), self._bridge, key, list(lines), color)
+            _POOL.submit(_build_async, weakref.ref(self), self._bridge, key, list(lines), color, self.faintest)
 
     def _closest(self, key: tuple[int, int, int]) -> Built | None:
         """The best stand-in: this generation before older ones, then the nearest level."""
@@ -137,9 +138,9 @@ class EdgeDensity:
 
 
 def _build_async(owner: weakref.ref[EdgeDensity], bridge: _Bridge, key: tuple[int, int, int],
-                 lines: list[QLineF], color: QColor) -> None:
+                 lines: list[QLineF], color: QColor, faintest: int) -> None:
     """On the worker: build the image, then hand it to its owner on the GUI thread (if still alive)."""
-    built = _rasterise(lines, 2.0 ** key[1], color)
+    built = _rasterise(lines, 2.0 ** key[1], color, faintest)
 
     def deliver() -> None:
         density = owner()
@@ -149,7 +150,7 @@ def _build_async(owner: weakref.ref[EdgeDensity], bridge: _Bridge, key: tuple[in
     bridge.done.emit(deliver)
 
 
-def _rasterise(lines: list[QLineF], scale: float, color: QColor) -> Built | None:
+def _rasterise(lines: list[QLineF], scale: float, color: QColor, faintest: int = FAINTEST) -> Built | None:
     """Count the edges crossing each pixel at `scale` (capped at `MAX_PIXELS`) → (image, scene area)."""
     import numpy as np
 
@@ -172,8 +173,8 @@ def _rasterise(lines: list[QLineF], scale: float, color: QColor) -> Built | None
         xs = (np.repeat(x1, steps) + np.repeat(dx / div, steps) * offsets).astype(np.int32)
         ys = (np.repeat(y1, steps) + np.repeat(dy / div, steps) * offsets).astype(np.int32)
         counts += np.bincount(ys * np.int32(width) + xs, minlength=width * height)[: width * height]
-    level = np.log1p(counts.astype(np.float32)) * np.float32((255 - FAINTEST) / math.log1p(max(1, int(counts.max()))))
-    alpha = np.where(counts > 0, level + np.float32(FAINTEST), np.float32(0)).astype(np.uint32)
+    level = np.log1p(counts.astype(np.float32)) * np.float32((255 - faintest) / math.log1p(max(1, int(counts.max()))))
+    alpha = np.where(counts > 0, level + np.float32(faintest), np.float32(0)).astype(np.uint32)
     red, green, blue = color.red(), color.green(), color.blue()
     argb = (alpha << 24) | ((alpha * red // 255) << 16) | ((alpha * green // 255) << 8) | (alpha * blue // 255)
     pixels = np.ascontiguousarray(argb.reshape(height, width), dtype=np.uint32)
