@@ -29,9 +29,9 @@ from PySide6.QtCore import QLineF
 from PySide6.QtGui import QColor, QPainter, QPen
 
 from widgets.canvas.edge_density import EdgeDensity
+from widgets.canvas.edge_item import LONG_EDGE
 from widgets.canvas.theme import LOD_SIMPLE
 
-LONG_EDGE = 1200.0  # scene px: longer than ~4 columns of nodes
 SCALE = LOD_SIMPLE  # the image's scale (rounded up to a power of two, capped by its pixel budget)
 FAINTEST = 150  # a lone long edge's opacity: near the tone of the hairlines the view shows at rest
 

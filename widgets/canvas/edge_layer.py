@@ -28,7 +28,6 @@ from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from widgets.canvas.coarse_edges import LONG_EDGE
 from widgets.canvas.edge_item import NO_BRUSH, NO_PEN, EdgeItem, edge_style
 from widgets.canvas.layer_cache import LayerCache
 from widgets.canvas.theme import LOD_LABELS, LOD_MOVING_CURVES, LOD_SIMPLE
@@ -77,16 +76,16 @@ class EdgeLayer(QGraphicsItem):
             return
         theme = scene.theme
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        for node in scene.paused.nodes():
-            if area.intersects(node.sceneBoundingRect()):
-                node.draw_snapshot(painter, theme)
+        for node in scene.paused.nodes_in(area):
+            node.draw_snapshot(painter, theme)
 
     def _paint_edges(self, painter: QPainter, area: QRectF, skip_long: bool = False) -> None:
         """The edges meeting `area`; `skip_long`: not the plain (unselected, unmarked) long ones."""
         scene: CanvasScene = self.scene()  # type: ignore[assignment]
         if skip_long:  # they are in the coarse image already drawn
-            edges = [e for e in scene.edge_items.values() if area.intersects(e.bounds)
-                     and (e.isSelected() or e.severity is not None or e.line().length() <= LONG_EDGE)]
+            selected = set(scene.selectedItems())
+            edges = [e for e in scene.edge_items.values()
+                     if (not e.long or e.severity is not None or e in selected) and area.intersects(e.bounds)]
         elif scene.paused.active:  # the index skips hidden items: look the edges up directly
             edges = [e for e in scene.edge_items.values() if area.intersects(e.bounds)]
         else:
