@@ -153,3 +153,20 @@ def test_the_edge_layers_zoom_picture_past_the_band_takes_long_edges_from_the_im
     view.set_zoom(LOD_LABELS * 1.2)
     render(view)
     assert layer.cache.repaints == 2 and overview.coarse.draws == draws + 1  # above LOD_LABELS: real lines
+
+
+def test_after_an_edit_the_zoom_picture_strokes_long_edges_until_their_image_is_rebuilt(big, qtbot):
+    wf, scene, view = big
+    overview, layer = scene.overview, scene.edge_layer
+    rest_in_band(scene, view, qtbot)
+    view.set_zoom(LOD_SIMPLE * 1.1)
+    view.settle_now()
+    wf.remove_edge(next(e for e in scene.edge_items.values() if e.long).edge_id)
+    draws = overview.coarse.draws
+    view.set_zoom(LOD_SIMPLE * 1.15)
+    render(view)  # the image shows the removed edge: not used, every edge in view stroked
+    assert layer.cache.repaints == 1 and overview.coarse.draws == draws
+    qtbot.waitUntil(lambda: overview.coarse.density.builds == 2, timeout=10_000)
+    view.set_zoom(LOD_SIMPLE * 1.1)  # the next gesture
+    render(view)
+    assert overview.coarse.draws == draws + 1
