@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import qasync
+from PySide6.QtCore import QPoint, QPointF
 from pytestqt.qtbot import QtBot
 from run_fixtures import drive, run_window, settle, sub_graph_caller_window, until
 
@@ -15,6 +17,7 @@ from app import fork_actions
 from app.lazy_dock import LazyDockPanel
 from engine.store.store import TraceStore
 from tests.engine.replay.sub_graph_files import edit_node
+from widgets.canvas.context_menu import build_context_menu
 from widgets.fork import ForkDialog
 
 
@@ -70,11 +73,25 @@ def test_fork_from_a_trace_span_with_a_changed_prompt(qtbot: QtBot, gui_loop: qa
 
 
 def test_the_canvas_offers_fork_on_a_node_of_a_finished_run(qtbot: QtBot, gui_loop: qasync.QEventLoop,
-                                                            tmp_path: Path) -> None:
+                                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     window = run_window(qtbot, tmp_path, "triad")
     source = _recorded(window, gui_loop)
     handler = window.view.fork_handler
     assert handler is not None  # a finished run is shown
+    offered: list[tuple[list[str], list[str]]] = []
+
+    class Shown:  # the right-click menu as built, without its blocking exec()
+        def __init__(self, view: Any, scene_pos: QPointF) -> None:
+            self.texts = [a.text() for a in build_context_menu(view, scene_pos).actions()]
+
+        def exec(self, _at: QPoint) -> None:
+            offered.append((window.view.selected_node_ids(), self.texts))
+
+    monkeypatch.setattr("widgets.canvas.view_popups.build_context_menu", Shown)
+    window.view.canvas_scene().clearSelection()
+    critic = window.view.canvas_scene().node_items["critic"]
+    window.view.show_context_menu(QPointF(window.view.mapFromScene(critic.sceneBoundingRect().center())), QPoint())
+    assert offered == [(["critic"], offered[0][1])] and "Fork from here…" in offered[0][1]  # right-click, no click first
 
     async def scenario() -> ForkDialog | None:
         task = handler("critic")
