@@ -1,7 +1,7 @@
 """The Trace reads the docks' one clock (`RunPanel.run_time`, the Timeline's and the Deadline gauge's): a
 running span's duration in the Trace equals its bar's on the Timeline — at a playback moment (also after
 the Trace rewinds in place to an earlier one) and live, between events; a finished run's never-ended
-span has none."""
+span has none. A dock given the live run again with nothing new (its tab raised) keeps the run's time."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from engine import events as ev
 from engine.projection import RunProjection, project
+from widgets.cost import CostPanel
 from widgets.timeline import TimelinePanel
 from widgets.trace import TracePanel
 from widgets.trace.trace_cells import DURATION, duration
@@ -72,3 +73,17 @@ def test_live_the_trace_follows_the_clock_between_events_as_the_timeline(qtbot: 
     for panel in (trace, timeline):
         panel.set_projection(finished)
     assert trace.model.now() is None and _durations(trace, timeline)[0] is None  # never ended: no duration
+
+
+def test_a_dock_given_the_run_again_with_nothing_new_keeps_the_runs_time(qtbot: QtBot) -> None:
+    projection = project(_run())
+    trace, timeline = _docks(qtbot, projection, live=True)
+    cost = CostPanel()
+    qtbot.addWidget(cost)
+    cost.set_projection(projection)
+    qtbot.wait(400)
+    for panel in (trace, cost):
+        panel.set_projection(projection)  # e.g. its tab raised: the last event came 0.4 s ago, not now
+    assert cost.run_time() > 28.9 and cost.run_time() == pytest.approx(timeline.run_time(), abs=0.05)
+    on_trace, on_timeline = _durations(trace, timeline)
+    assert on_trace == pytest.approx(on_timeline, abs=0.05)
