@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from engine import events as ev
 from engine.projection import RunProjection, project
+from tests.widgets.run_clock_fixtures import shown
 from widgets.cost import CostPanel
 from widgets.timeline import TimelinePanel
 from widgets.trace import TracePanel
@@ -32,13 +33,7 @@ def _run() -> list[ev.Event]:
 
 
 def _docks(qtbot: QtBot, projection: RunProjection, *, live: bool) -> tuple[TracePanel, TimelinePanel]:
-    trace, timeline = TracePanel(), TimelinePanel()
-    for panel in (trace, timeline):
-        qtbot.addWidget(panel)
-        panel.resize(900, 500)
-        panel.clock_running = live
-        panel.set_projection(projection)
-    return trace, timeline
+    return shown(qtbot, projection, TracePanel(), live=live), shown(qtbot, projection, TimelinePanel(), live=live)
 
 
 def _durations(trace: TracePanel, timeline: TimelinePanel) -> tuple[float | None, float]:
@@ -78,9 +73,7 @@ def test_live_the_trace_follows_the_clock_between_events_as_the_timeline(qtbot: 
 def test_a_dock_given_the_run_again_with_nothing_new_keeps_the_runs_time(qtbot: QtBot) -> None:
     projection = project(_run())
     trace, timeline = _docks(qtbot, projection, live=True)
-    cost = CostPanel()
-    qtbot.addWidget(cost)
-    cost.set_projection(projection)
+    cost = shown(qtbot, projection, CostPanel(), live=True)
     qtbot.wait(400)
     for panel in (trace, cost):
         panel.set_projection(projection)  # e.g. its tab raised: the last event came 0.4 s ago, not now
