@@ -27,7 +27,7 @@ from app.gui_collector import GuiThreadCollector
 from app.main_window import MainWindow
 from app.preload import preload_for
 from app.themes import apply_theme
-from app.window_wiring import set_window_theme
+from app.window_wiring import show_theme
 from engine.graph.model import Workflow
 from engine.graph.problems import WorkflowFileError
 
@@ -51,9 +51,9 @@ def application() -> QApplication:
 def open_window(path: str | None = None, *, db: str | None = None) -> MainWindow:
     """A shown main window on `path` (or a blank workflow, after reporting why the file failed)."""
     app = application()
-    apply_theme(app, settings_store.theme())
+    theme = apply_theme(app, settings_store.theme())  # before any widget: each is styled once, as it is built
     window = MainWindow(Document(Workflow()), db=db)
-    set_window_theme(window, settings_store.theme())
+    show_theme(window, theme)
     if path:
         try:
             window.document.open_file(path)
