@@ -69,7 +69,7 @@ def run_window(qtbot: QtBot, tmp_path: Path, name: str | None = "triad",
     window = MainWindow(Document(workflow or Workflow()), db=str(tmp_path / "trace.db"))
     qtbot.addWidget(window)
     if name is not None:
-        assert window.files.open_path(str(example(name)))
+        window.document.open_file(str(example(name)))  # read here: a run fixture, not a test of File ▸ Open
     window.runs.gateway_factory = SimGateway
     window.resize(1300, 800)
     window.show()

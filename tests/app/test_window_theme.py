@@ -1,10 +1,9 @@
 """The window opens in the remembered theme, styled once: the application's theme is applied before any
 widget is built (a second application would re-polish every widget, ~0.15 s of the cold start), yet
-every part that draws its own colours follows it and the palette's rows take the sheet's padding."""
+every part that draws its own colours follows it and the palette's rows take the sheet's padding.
+(tests/conftest.py puts the default theme back after each test.)"""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -17,15 +16,9 @@ from app.themes import apply_theme
 from widgets.canvas.theme import theme_for
 
 
-@pytest.fixture
-def light_afterwards() -> Iterator[None]:
-    yield
-    apply_theme(application(), "light")  # the next tests expect the default theme
-
-
 @pytest.mark.parametrize("name", ["dark", "light"])
 def test_window_opens_in_the_remembered_theme_applied_once(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch,
-                                                           light_afterwards: None, name: str) -> None:
+                                                           name: str) -> None:
     settings_store.set_theme(name)
     applied: list[str] = []
 
@@ -48,7 +41,7 @@ def test_window_opens_in_the_remembered_theme_applied_once(qtbot: QtBot, monkeyp
     assert second.top() - first.top() == rows.sizeHintForRow(0)  # laid out with the sheet's item padding
 
 
-def test_switching_theme_applies_it_and_remembers_it(qtbot: QtBot, light_afterwards: None) -> None:
+def test_switching_theme_applies_it_and_remembers_it(qtbot: QtBot) -> None:
     window = open_window(None)
     qtbot.addWidget(window)
     window.actions_by_name["dark_theme"].setChecked(True)
