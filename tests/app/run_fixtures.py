@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import Document
 from app.event_loop import create_event_loop
+from app.lazy_dock import LazyDockPanel
 from app.main_window import MainWindow
 from app.resource_paths import bundled_examples
 from engine.graph.model import Workflow
@@ -74,6 +75,20 @@ def run_window(qtbot: QtBot, tmp_path: Path, name: str | None = "triad",
     window.resize(1300, 800)
     window.show()
     return window
+
+
+def shown_panel(window: MainWindow, name: str) -> QWidget:
+    """The panel of run dock `name` as a person gets it: the dock brought to the front (a lazy dock builds
+    its panel then — here at once, not on the loop's next turn)."""
+    dock = window.docks[name]
+    dock.show()
+    dock.raise_()
+    widget = dock.widget()
+    if isinstance(widget, LazyDockPanel):
+        built = widget.build()
+        assert built is not None, f"the {name} panel could not be built"
+        return built
+    return widget
 
 
 def drive(loop: qasync.QEventLoop, scenario: Awaitable[T], timeout: float = 120.0) -> T:
