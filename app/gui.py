@@ -34,9 +34,11 @@ from engine.graph.model import Workflow
 
 QUIT_AFTER_SHOW = "TRIADIC_QUIT_AFTER_SHOW"
 # What the first frame does not need, loaded later or on first use: the model gateway, the store, the
-# plots, the key ring, the run engine, the checks of verifier nodes, the tokenizer tables.
+# plots, the key ring, the run engine, the checks of verifier nodes, the tokenizer tables, the panels
+# of the docks that open as hidden tabs (the Contracts package is there: the inspector edits contracts).
 DEFERRED = ("litellm", "sqlalchemy", "sqlmodel", "numpy", "pyqtgraph", "keyring", "jsonschema", "tiktoken",
-            "engine.store", "engine.runtime", "engine.checks", "engine.llm.gateway")
+            "engine.store", "engine.runtime", "engine.checks", "engine.llm.gateway", "widgets.timeline",
+            "widgets.cost", "widgets.verdicts", "widgets.memory_view")
 START_TIME = "TRIADIC_T0"
 
 
