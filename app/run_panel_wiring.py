@@ -7,8 +7,8 @@
   cannot be deleted) and refreshed when a run finishes; a run deleted there leaves the run picker.
 - Contracts: a broken contract's `event_requested(seq)` selects that event in the Events dock and its
   span in the Trace (`RunViews.show_event`).
-- Memory: given the trace store once it is open (or when it is built, if the store is open by then), to compare a run's workflow / global memory with
-  what the store holds now.
+- Memory: given the trace store once it is open (or when the panel is built, if the store is open by
+  then), to compare a run's workflow / global memory with what the store holds now.
 - Export: Settings ▸ Export… and the live OpenTelemetry export of finished runs (`app.otel_live`).
 - Keys: Settings ▸ Models & Keys opens the keys dialog; a run whose models lack a key opens the
   missing-keys dialog (store them, then Start run starts the same run again).
