@@ -55,7 +55,7 @@ def sub_graph_caller_window(qtbot: QtBot, tmp_path: Path) -> tuple[MainWindow, P
     caller = tmp_path / "caller.triadic.json"
     caller.write_text(json.dumps(caller_document()))
     window = run_window(qtbot, tmp_path, None)
-    assert window.files.open_path(str(caller))
+    window.document.open_file(str(caller))  # read here, as run_window does
     return window, sub
 
 
