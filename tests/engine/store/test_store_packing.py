@@ -1,4 +1,4 @@
-"""Segments are packed by ormsgpack: the bytes msgpack wrote before, or msgpack itself where ormsgpack refuses."""
+"""The store packs with ormsgpack: the bytes msgpack wrote before, or msgpack itself where ormsgpack refuses."""
 
 from __future__ import annotations
 
@@ -18,13 +18,9 @@ from hypothesis import strategies as st
 
 from engine import events as ev
 from engine.event_record import record_row
-from engine.store.segments import (
-    FORMAT_EVENT_TUPLES,
-    PAYLOAD_FIELDS,
-    STRICT_OPTIONS,
-    decode_segment,
-    encode_segment,
-)
+from engine.store.documents import FORMAT_PACKED, decode_document, encode_document
+from engine.store.packing import PACK_ERRORS, STRICT_OPTIONS, pack
+from engine.store.segments import FORMAT_EVENT_TUPLES, PAYLOAD_FIELDS, decode_segment, encode_segment
 from tests.engine.store.store_samples import triad_run
 
 
@@ -66,6 +62,15 @@ def test_a_segment_packed_by_msgpack_reads_back_and_is_byte_for_byte_what_is_wri
     assert _body(new_segment) == msgpack.Packer().pack([new_header, [record_row(e) for e in events]])
 
 
+def test_a_workflow_document_packed_by_msgpack_reads_back_and_is_what_is_written_now() -> None:
+    doc = {"format": "triadic.workflow", "version": 3, "id": "wf", "settings": {"seed": 3, "budget": {}},
+           "nodes": [{"id": f"x{i}", "params": {"ratio": 0.5, "retries": 0}, "ui": {"x": float(i), "color": None}}
+                     for i in range(50)]}
+    old_body = msgpack.packb(doc)
+    assert decode_document(FORMAT_PACKED + zstandard.ZstdCompressor(level=1).compress(old_body)) == doc
+    assert _body(encode_document(doc)) == old_body
+
+
 def test_values_ormsgpack_refuses_are_stored_as_before() -> None:
     """A segment holding what ormsgpack refuses (an IntEnum, a named tuple) is packed by msgpack (an int, a
     list) and an int beyond 64 bits goes as JSON, as before; the other events of the segment are stored alongside."""
@@ -91,13 +96,19 @@ _VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4) | st.
 def _same_bytes_or_refused(value: Any) -> None:
     try:
         expected = msgpack.Packer().pack(value)
-    except (TypeError, ValueError, OverflowError):
+    except PACK_ERRORS:
         expected = None  # msgpack refuses: ormsgpack must refuse too
     try:
         packed = ormsgpack.packb(value, option=STRICT_OPTIONS)
     except TypeError:
-        return  # refused: the segment goes through msgpack as before
-    assert packed == expected
+        pass  # refused: msgpack packs it, as before
+    else:
+        assert packed == expected
+    if expected is None:
+        with pytest.raises(PACK_ERRORS):
+            pack(value)
+    else:
+        assert pack(value) == expected
 
 
 @pytest.mark.parametrize("value", _ODD, ids=repr)
