@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QWidget
 
-from app.lazy_dock import LazyDockPanel
+from app.lazy_dock import with_panel
 from engine.graph.convert import workflow_to_dict
 from widgets.fork import ForkDialog
 
@@ -31,15 +31,7 @@ if TYPE_CHECKING:
 
 def wire_fork(window: MainWindow) -> None:
     for name in ("trace", "timeline"):  # the docks whose spans offer "Fork from here…" (`fork_requested(span_id)`)
-        dock = window.docks.get(name)
-        widget = dock.widget() if dock is not None else None
-        if isinstance(widget, LazyDockPanel):  # the Timeline is built when first shown: wire it then
-            if widget.panel is not None:
-                _wire_span_fork(window, widget.panel)
-            else:
-                widget.built.connect(lambda panel: _wire_span_fork(window, panel))
-        elif widget is not None:
-            _wire_span_fork(window, widget)
+        with_panel(window.docks.get(name), lambda panel: _wire_span_fork(window, panel))  # the Timeline: once built
     window.runs.run_selected.connect(lambda _run_id: _follow_selection(window))
     window.runs.run_finished.connect(lambda _run_id, _status: _follow_selection(window))
 

@@ -3,10 +3,12 @@
 Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown): once the
 window shows, what runs need (tokenizer tables, litellm if a model needs it) loads in a worker thread
 (`app.preload`); runs still live when the application quits are cancelled and recorded; a file
-that cannot be opened is reported in a dialog and the window opens on a blank workflow; with
-`TRIADIC_QUIT_AFTER_SHOW=1` the window prints `{"window_shown_s": <seconds since TRIADIC_T0 or
-process start>, "cpu_at_shown_s": <the process's CPU seconds by then>, "litellm_imported": bool}` once
-it is shown and quits (used by tests/perf/bench_startup.py).
+given is read off the GUI thread while the window shows (`FileController.open_path`), and one that
+cannot be opened is reported in a dialog while the window stays on a blank workflow; the theme is
+applied once, before any widget is built; with `TRIADIC_QUIT_AFTER_SHOW=1` the window prints
+`{"window_shown_s": <seconds since TRIADIC_T0 or process start>, "cpu_at_shown_s": <the process's CPU
+seconds by then>, "litellm_imported": bool, "deferred_loaded": [those of `DEFERRED` already imported]}`
+once it is shown — with a file, once the file is in — and quits (used by tests/perf/bench_startup.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from app import dialogs, settings_store
+from app import settings_store
 from app.about import app_icon
 from app.document import Document
 from app.event_loop import create_event_loop, run_until_quit
@@ -27,11 +29,16 @@ from app.gui_collector import GuiThreadCollector
 from app.main_window import MainWindow
 from app.preload import preload_for
 from app.themes import apply_theme
-from app.window_wiring import set_window_theme
+from app.window_wiring import show_theme
 from engine.graph.model import Workflow
-from engine.graph.problems import WorkflowFileError
 
 QUIT_AFTER_SHOW = "TRIADIC_QUIT_AFTER_SHOW"
+# What the first frame does not need, loaded later or on first use: the model gateway, the store, the
+# plots, the key ring, the run engine, the checks of verifier nodes, the tokenizer tables, the panels
+# of the docks that open as hidden tabs (the Contracts package is there: the inspector edits contracts).
+DEFERRED = ("litellm", "sqlalchemy", "sqlmodel", "numpy", "pyqtgraph", "keyring", "jsonschema", "tiktoken",
+            "engine.store", "engine.runtime", "engine.checks", "engine.llm.gateway", "widgets.timeline",
+            "widgets.cost", "widgets.verdicts", "widgets.memory_view")
 START_TIME = "TRIADIC_T0"
 
 
@@ -49,18 +56,15 @@ def application() -> QApplication:
 
 
 def open_window(path: str | None = None, *, db: str | None = None) -> MainWindow:
-    """A shown main window on `path` (or a blank workflow, after reporting why the file failed)."""
+    """A shown main window, opening `path` if given: the file is read off the GUI thread and replaces
+    the blank workflow when it is whole (`window.files.opened`), or its problems are shown and the
+    window stays on the blank workflow (`window.files.open_failed`)."""
     app = application()
-    apply_theme(app, settings_store.theme())
+    theme = apply_theme(app, settings_store.theme())  # before any widget: each is styled once, as it is built
     window = MainWindow(Document(Workflow()), db=db)
-    set_window_theme(window, settings_store.theme())
+    show_theme(window, theme)
     if path:
-        try:
-            window.document.open_file(path)
-            settings_store.add_recent_file(path)
-        except WorkflowFileError as exc:
-            failure = exc
-            QTimer.singleShot(0, lambda: dialogs.show_file_problems(window, failure))
+        window.files.open_path(path)  # read while the window shows
     window.show()
     window.view.fit_to_view()
     return window
@@ -87,10 +91,15 @@ def launch(path: str | None, *, db: str | None = None) -> int:
         def report_and_quit() -> None:
             shown = {"window_shown_s": round(time.time() - _started_at(), 4),
                      "cpu_at_shown_s": round(time.process_time(), 4),
-                     "litellm_imported": "litellm" in sys.modules}
+                     "litellm_imported": "litellm" in sys.modules,
+                     "deferred_loaded": [name for name in DEFERRED if name in sys.modules]}
             print(json.dumps(shown), flush=True)
             window.document.undo_stack.setClean()
             window.close()
             app.quit()
-        QTimer.singleShot(0, report_and_quit)
+        if path:  # shown with its file: once the file is in (or its problems were said)
+            window.files.opened.connect(lambda _path: QTimer.singleShot(0, report_and_quit))
+            window.files.open_failed.connect(lambda _path: QTimer.singleShot(0, report_and_quit))
+        else:
+            QTimer.singleShot(0, report_and_quit)
     return run_until_quit(app, loop, window.runs.shutdown)  # a run still live ends recorded cancelled

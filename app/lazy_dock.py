@@ -7,8 +7,9 @@ it) it builds the panel on the next turn of the event loop — the dock shows at
 moment later — puts it in the dock and mounts it on the run views, which feed it the selected run
 and the node filter exactly as a panel built at start-up.
 
-`built(panel)` is emitted once the panel is in its dock (a window that wires a panel's own signals —
-"Fork from here…" on the Timeline — connects them then).
+`built(panel)` is emitted once the panel is in its dock; `with_panel(dock, wire)` calls `wire(panel)` with
+a dock's panel now, or when a lazy one is built (a window that wires a panel's own signals — "Fork from
+here…" on the Timeline, the Contracts dock's event links — connects them so).
 
 Invariants: the panel is built at most once; a factory that raises is reported on the status bar
 and the dock says why in place of the panel (the window goes on); `panel` is None until built.
@@ -17,7 +18,7 @@ and the dock says why in place of the panel (the window goes on); `panel` is Non
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
@@ -77,3 +78,15 @@ class LazyDockPanel(QWidget):
             self._controller.views.mount(self.name, panel)
         self.built.emit(panel)
         return panel
+
+
+def with_panel(dock: QDockWidget | None, wire: Callable[[Any], object]) -> None:
+    """`wire(panel)` with the panel of `dock`: now if it is built, else once it is (a lazy dock's first show)."""
+    widget = dock.widget() if dock is not None else None
+    if isinstance(widget, LazyDockPanel):
+        if widget.panel is not None:
+            wire(widget.panel)
+        else:
+            widget.built.connect(wire)
+    elif widget is not None:
+        wire(widget)

@@ -11,10 +11,11 @@ tabbed with the other run docks of its area), gives each `RunPanel` to the contr
 The window's existing state saving (`saveState` / `restoreState`, keyed by the docks' object names
 "dock_<name>") keeps the layout.
 
-A `lazy` entry (the Timeline and Cost & tokens docks: pyqtgraph and numpy, ~0.25 s to import) gets
-its dock, title, place and toggle at start-up like any other, but its panel is built, imported and
-mounted only when the dock is first shown (`LazyDockPanel`); they start as hidden tabs, so the
-window's start-up never loads them. Mounting feeds the panel the selected run then, as any panel.
+A `lazy` entry (the Timeline and Cost & tokens docks: pyqtgraph and numpy, ~0.25 s to import; the
+Verdicts, Memory and Contracts docks, hidden tabs whose modules and widgets the first frame does not
+need) gets its dock, title, place and toggle at start-up like any other, but its panel is built,
+imported and mounted only when the dock is first shown (`LazyDockPanel`); they start as hidden tabs,
+so the window's start-up never loads them. Mounting feeds the panel the selected run then, as any panel.
 
 Invariants: a factory that raises is reported in the status bar and its dock left out (the window
 still opens; a lazy one's dock says so in place of the panel); names are unique; the order of
@@ -34,13 +35,10 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 from app.actions import set_tip
 from app.lazy_dock import LazyDockPanel
 from widgets.call_inspector import CallInspectorPanel
-from widgets.contracts import ContractsPanel
 from widgets.events_view import EventsPanel
 from widgets.human_gate import HumanGatePanel
-from widgets.memory_view import MemoryPanel
 from widgets.run_panel import RunPanel
 from widgets.trace import TracePanel
-from widgets.verdicts import VerdictsPanel
 
 if TYPE_CHECKING:
     from app.controllers.run_controller import RunController
@@ -82,6 +80,24 @@ def _cost_panel() -> QWidget:
     return CostPanel()
 
 
+def _verdicts_panel() -> QWidget:
+    from widgets.verdicts import VerdictsPanel  # a hidden tab at start-up: built when first shown
+
+    return VerdictsPanel()
+
+
+def _memory_panel() -> QWidget:
+    from widgets.memory_view import MemoryPanel  # a hidden tab at start-up: built when first shown
+
+    return MemoryPanel()
+
+
+def _contracts_panel() -> QWidget:
+    from widgets.contracts import ContractsPanel  # a hidden tab at start-up: built when first shown
+
+    return ContractsPanel()
+
+
 # One line per run dock; tabbed per area in this order (the first of an area is raised).
 RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("trace", "Trace", Area.BottomDockWidgetArea, TracePanel),
@@ -89,11 +105,11 @@ RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("events", "Events", Area.BottomDockWidgetArea, EventsPanel),
     RunDockSpec("call", "Call", Area.RightDockWidgetArea, CallInspectorPanel),
     RunDockSpec("cost", "Cost && tokens", Area.RightDockWidgetArea, _cost_panel, lazy=True),
-    RunDockSpec("verdicts", "Verdicts", Area.RightDockWidgetArea, VerdictsPanel),
-    RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, MemoryPanel),
+    RunDockSpec("verdicts", "Verdicts", Area.RightDockWidgetArea, _verdicts_panel, lazy=True),
+    RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, _memory_panel, lazy=True),
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
     RunDockSpec("runs", "Runs", Area.LeftDockWidgetArea, _runs_panel, with_controller=True),
-    RunDockSpec("contracts", "Contracts", Area.RightDockWidgetArea, ContractsPanel),
+    RunDockSpec("contracts", "Contracts", Area.RightDockWidgetArea, _contracts_panel, lazy=True),
     RunDockSpec("compare", "Compare", Area.BottomDockWidgetArea, _compare_panel),
 ]
 

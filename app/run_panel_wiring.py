@@ -7,8 +7,8 @@
   cannot be deleted) and refreshed when a run finishes; a run deleted there leaves the run picker.
 - Contracts: a broken contract's `event_requested(seq)` selects that event in the Events dock and its
   span in the Trace (`RunViews.show_event`).
-- Memory: given the trace store once it is open, to compare a run's workflow / global memory with
-  what the store holds now.
+- Memory: given the trace store once it is open (or when the panel is built, if the store is open by
+  then), to compare a run's workflow / global memory with what the store holds now.
 - Export: Settings ▸ Export… and the live OpenTelemetry export of finished runs (`app.otel_live`).
 - Keys: Settings ▸ Models & Keys opens the keys dialog; a run whose models lack a key opens the
   missing-keys dialog (store them, then Start run starts the same run again).
@@ -27,16 +27,17 @@ from app.compare_actions import wire_compare
 from app.dialogs import ask_to_go_on
 from app.fork_actions import wire_fork
 from app.keys_dialog_actions import open_keys_dialog
+from app.lazy_dock import with_panel
 from app.otel_live import wire_live_export
-from widgets.contracts import ContractsPanel
 from widgets.human_gate import HumanGatePanel
-from widgets.memory_view import MemoryPanel
 from widgets.runs import RunsPanel
 
 if TYPE_CHECKING:
+    from app.controllers.run_controller import RunController
     from app.main_window import MainWindow
     from engine.replay import RunChanges
     from widgets.keys import MissingKeysDialog
+    from widgets.memory_view import MemoryPanel
 
 
 def wire_run_panels(window: MainWindow) -> None:
@@ -59,19 +60,22 @@ def wire_run_panels(window: MainWindow) -> None:
         runs.runs_changed.connect(lambda: listing.set_live_runs({r.run_id for r in runs.live_runs()}))
         runs.run_finished.connect(lambda _run_id, _status: listing.refresh())
         runs.run_started.connect(lambda _run_id: listing.refresh())
-    contracts = _panel(window, "contracts", ContractsPanel)
-    if contracts is not None:
-        contracts.event_requested.connect(runs.views.show_event)
+    with_panel(window.docks.get("contracts"), lambda panel: panel.event_requested.connect(runs.views.show_event))
     wire_fork(window)
-    memory = _panel(window, "memory", MemoryPanel)
-    if memory is not None:
-        runs.store_opened.connect(memory.set_store)
+    with_panel(window.docks.get("memory"), lambda panel: _give_store(runs, panel))
 
 
 def _panel(window: MainWindow, name: str, kind: type) -> object | None:
     dock = window.docks.get(name)
     widget = dock.widget() if dock is not None else None
     return widget if isinstance(widget, kind) else None
+
+
+def _give_store(runs: RunController, memory: MemoryPanel) -> None:
+    """The Memory dock compares with the store: the one open now (a panel built late), then each opened."""
+    if runs.opened_store is not None:
+        memory.set_store(runs.opened_store)
+    runs.store_opened.connect(memory.set_store)
 
 
 def _attention(window: MainWindow, message: str) -> None:

@@ -4,7 +4,9 @@
   thousands of objects (a 5,000-node workflow, its canvas items) triggers collections that walk every
   live object again and again — the more the process already holds, the slower each build gets.
   Reference counting still frees everything as usual; the cycle collector runs again when the block
-  ends. Nesting is safe: only the outermost block turns collection back on.
+  ends. Nesting is safe, across threads too (a file read on a worker while the GUI thread builds a
+  scene): a count, not a stack — collection comes back on when the last block ends, if it was on
+  when the first began.
 - `older_objects_set_aside()`: while runs go on, the objects that existed before the first of them
   started (a GUI's widgets and documents, imported libraries, open stores) are left out of the
   collector's passes (`gc.freeze`); a full pass over them costs tens of milliseconds a time, which a
@@ -34,15 +36,26 @@ def on_set_aside_end(end: Callable[[], None]) -> Callable[[], None]:
     return before
 
 
+_paused = 0
+_paused_lock = threading.Lock()
+_resume_collection = False
+
+
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
+    global _paused, _resume_collection
+    with _paused_lock:
+        if _paused == 0:
+            _resume_collection = gc.isenabled()
+            gc.disable()
+        _paused += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0 and _resume_collection:
+                gc.enable()
 
 
 @contextmanager

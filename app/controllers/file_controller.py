@@ -1,8 +1,15 @@
 """File commands of a window: new (blank or from an example), open, save, save as, recent files.
 
+Opening reads the file off the GUI thread (`BackgroundOpen`): `open_path` starts it and returns; the
+document is replaced when the whole workflow is built (`opened(path)`), or the file's problems are
+shown (`open_failed(path)`). Meanwhile the window paints and answers, and the status bar says
+"Opening …".
+
 Invariants: every command that would drop unsaved changes asks first (`confirm_discard`: Save /
-Discard / Cancel; Cancel aborts); opening a broken file shows its problems, leaves the file
-untouched and keeps the current document open; a failed save keeps the document modified.
+Discard / Cancel; Cancel aborts) — and asks again when the document was edited while its
+replacement was being read; opening a broken file shows its problems, leaves the file untouched and
+keeps the current document open; the newest open wins, and a new document (New, an example)
+made while a file is read wins over it; a failed save keeps the document modified.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app import dialogs
+from app.controllers.background_open import BackgroundOpen
 from app.document import Document
 from app.settings_store import add_recent_file, recent_files
 from engine.graph.format import load_workflow
@@ -23,11 +31,17 @@ from engine.graph.problems import WorkflowFileError
 class FileController(QObject):
     recent_changed = Signal(list)
     status_message = Signal(str)
+    opened = Signal(str)  # path: the document now shows it
+    open_failed = Signal(str)  # path: its problems were shown, the document stayed as it was
 
     def __init__(self, document: Document, window: QWidget, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.window = window
+        self.reading = BackgroundOpen(parent=self)
+        self.reading.loaded.connect(self._on_loaded)
+        self.reading.failed.connect(self._on_failed)
+        self._edits_when_asked = 0  # the undo stack's index when the open was asked for
 
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded or unmodified)."""
@@ -41,6 +55,7 @@ class FileController(QObject):
     def new(self) -> bool:
         if not self.confirm_discard():
             return False
+        self.reading.cancel()
         self.document.replace(Workflow())
         return True
 
@@ -53,10 +68,13 @@ class FileController(QObject):
         except WorkflowFileError as exc:
             dialogs.show_file_problems(self.window, exc)
             return False
+        self.reading.cancel()
         self.document.replace(workflow)
         return True
 
     def open(self, path: str | None = None) -> bool:
+        """Ask about unsaved changes (and for a file, when `path` is None), then start opening it;
+        False when the person cancelled."""
         if not self.confirm_discard():
             return False
         if path is None:
@@ -64,18 +82,35 @@ class FileController(QObject):
             path = dialogs.ask_open_path(self.window, folder)
             if path is None:
                 return False
-        return self.open_path(path)
+        self.open_path(path)
+        return True
 
-    def open_path(self, path: str) -> bool:
-        """Open without asking about unsaved changes (the caller did)."""
-        try:
-            self.document.open_file(path)
-        except WorkflowFileError as exc:
-            dialogs.show_file_problems(self.window, exc)
-            return False
+    def open_path(self, path: str) -> None:
+        """Start opening `path` without asking about unsaved changes (the caller did); `opened` or
+        `open_failed` follows, unless another open or a new document overtakes it."""
+        self._edits_when_asked = self.document.undo_stack.index()
+        self.reading.request(path)
+        self.status_message.emit(f"Opening {path}…")
+
+    @property
+    def opening(self) -> bool:
+        """True while a file is being read for this document."""
+        return self.reading.pending
+
+    def _on_loaded(self, path: str, workflow: Workflow) -> None:
+        edited = self.document.undo_stack.index() != self._edits_when_asked
+        if edited and not self.confirm_discard():  # edited while it was read: ask again
+            self.status_message.emit(f"Did not open {path}")
+            return
+        self.document.replace(workflow, path)
         self._remember(path)
         self.status_message.emit(f"Opened {path}")
-        return True
+        self.opened.emit(path)
+
+    def _on_failed(self, path: str, error: WorkflowFileError) -> None:
+        self.status_message.emit(f"Cannot open {path}")
+        dialogs.show_file_problems(self.window, error)
+        self.open_failed.emit(path)
 
     def save(self) -> bool:
         if not self.document.path:

@@ -57,13 +57,17 @@ class RunViews(QObject):
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
 
     def mount(self, name: str, panel: RunPanel) -> None:
-        """Feed `panel` the selected run from now on (the run docks registry mounts each panel here)."""
+        """Feed `panel` the selected run from now on (the run docks registry mounts each panel here). A dock
+        built late, during playback, is given the run as a whole first (what a panel built at start-up saw,
+        such as the Contracts verdicts at the run's end), then the moment the other views show."""
         self.panels[name] = panel
         panel.node_selected.connect(self._on_panel_node_selected)
         panel.span_selected.connect(self._on_panel_span_selected)
         live = self.controller.selected
         _set_clock(panel, live)
         panel.set_projection(live.projection if live else None)
+        if live is not None and self.shown is not None and self.shown is not live.projection:
+            panel.set_projection(self.shown)
         panel.set_node_filter(self.node_filter)
 
     def unmount(self, name: str) -> None:

@@ -94,6 +94,11 @@ class StoredRunsMixin:
         it; a store that cannot be opened is said at once."""
         return asyncio.ensure_future(self.store())
 
+    @property
+    def opened_store(self) -> TraceStore | None:
+        """The trace store if it is open already (None: not yet, or it cannot be)."""
+        return self._store
+
     async def store(self) -> TraceStore | None:
         """The trace store (opened once, off the GUI thread, however many ask at once); None after saying
         why it cannot be opened (the next run asks again)."""

@@ -17,7 +17,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import zstandard
 
-from engine.store.segments import compress, unpack
+from engine.store.packing import PACK_ERRORS, compress, pack, unpack
 
 FORMAT_PACKED = b"\x02"
 
@@ -25,10 +25,10 @@ FORMAT_PACKED = b"\x02"
 def encode_document(doc: dict[str, Any]) -> bytes:
     try:
         try:
-            body = msgpack.packb(doc)
+            body = pack(doc)
         except UnicodeEncodeError:  # a lone surrogate: the slower packing that keeps it
             body = msgpack.packb(doc, unicode_errors="surrogatepass")
-    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+    except PACK_ERRORS as exc:
         raise ValueError(f"workflow document cannot be stored: {type(exc).__name__}: {exc}") from exc
     return FORMAT_PACKED + compress(body)
 

@@ -15,6 +15,7 @@ now: ~4x faster than zlib level 1 here, and smaller; the first segments used zli
 Invariants:
 - lossless for what events hold: str (lone surrogates too), int, float (NaN and infinities too),
   bool, None, bytes, lists, dicts with str or int keys; tuples come back as lists (as through JSON);
+- a segment is packed by `engine.store.packing.pack` (ormsgpack, or msgpack where it refuses: the same bytes);
 - an event whose values MessagePack cannot hold (an int beyond 64 bits, a nested dataclass) is stored
   from `Event.to_record()` as JSON text; one that JSON cannot hold either is not stored and is returned
   as failed, with the reason — the others of its segment are stored;
@@ -35,6 +36,7 @@ import zstandard
 
 from engine.event_record import record_row
 from engine.events import EVENT_TYPES, Event, event_from_record
+from engine.store.packing import PACK_ERRORS, compress, pack, unpack
 
 FORMAT_ZLIB_MSGPACK = b"\x01"  # zlib, rows without the run id (read only)
 FORMAT_EVENT_TUPLES = b"\x02"  # zstd, rows are the events' rows (record_row)
@@ -46,8 +48,6 @@ PAYLOAD_FIELDS: dict[str, list[str]] = {
 # each registered event class's row getter (a C-level attrgetter: `record_row` without a Python call)
 _ROWS: dict[type[Event], Callable[[Event], tuple[Any, ...]]] = {cls: cls._row for cls in EVENT_TYPES.values()}  # type: ignore[attr-defined]
 _TS = operator.attrgetter("ts")
-_PACK_ERRORS = (TypeError, ValueError, OverflowError, RecursionError)
-COMPRESS_LEVEL = 1  # ~15x smaller than the packed rows, at ~1 GB/s here
 SEGMENT_EVENTS = 1000  # events per segment at most (a read of a seq range decodes whole segments)
 
 
@@ -57,32 +57,23 @@ def segment_bounds(events: Sequence[Event]) -> tuple[int, int, int, float]:
     return events[0].seq, events[-1].seq, len(events), max(map(_TS, events))
 
 
-def _packer(*, surrogates: bool = False) -> Any:
-    """A new Packer (one is not thread-safe). Strings with lone surrogates need `surrogates`, which
-    packs every string through an encoder call (~1.5x slower), so it is only the fallback."""
-    return msgpack.Packer(unicode_errors="surrogatepass") if surrogates else msgpack.Packer()
-
-
-def compress(body: bytes) -> bytes:
-    """Zstandard at `COMPRESS_LEVEL`; a compressor per call: one is not safe to share between threads."""
-    return zstandard.ZstdCompressor(level=COMPRESS_LEVEL).compress(body)
-
-
-def unpack(body: bytes) -> Any:
-    """MessagePack `body` as written here (lone surrogates kept, int map keys allowed)."""
-    return msgpack.unpackb(body, raw=False, strict_map_key=False, unicode_errors="surrogatepass")
+def _surrogates_packer() -> Any:
+    """A new msgpack Packer (one is not thread-safe) that keeps lone surrogates: it packs every string
+    through an encoder call (~1.5x slower), so it is only the fallback."""
+    return msgpack.Packer(unicode_errors="surrogatepass")
 
 
 def encode_segment(events: Sequence[Event]) -> tuple[bytes | None, list[tuple[Event, str]]]:
     """The segment of `events` (None if none could be stored) and the events not stored, with why."""
     classes: set[type[Event]] = set(map(type, events))
     header = {cls.kind: PAYLOAD_FIELDS[cls.kind] for cls in classes}
+    body: bytes | None
     try:
         rows = _ROWS
-        body = _packer().pack([header, [rows[type(event)](event) for event in events]])  # a foreign class: KeyError
+        body = pack([header, [rows[type(event)](event) for event in events]])  # a foreign class: KeyError
         failed: list[tuple[Event, str]] = []
-    except (*_PACK_ERRORS, KeyError):
-        body, failed = _encode_one_by_one(_packer(surrogates=True), header, events)
+    except (*PACK_ERRORS, KeyError):
+        body, failed = _encode_one_by_one(_surrogates_packer(), header, events)
         if body is None:
             return None, failed
     return FORMAT_EVENT_TUPLES + compress(body), failed
@@ -97,11 +88,11 @@ def _encode_one_by_one(packer: Any, header: dict[str, list[str]],
             if type(event) is EVENT_TYPES[event.kind]:  # a foreign event class goes as JSON (by name)
                 parts.append(packer.pack(record_row(event)))
                 continue
-        except (*_PACK_ERRORS, KeyError):
+        except (*PACK_ERRORS, KeyError):
             pass
         try:
             parts.append(packer.pack(_json_row(event)))
-        except (*_PACK_ERRORS, KeyError) as exc:
+        except (*PACK_ERRORS, KeyError) as exc:
             failed.append((event, f"{type(exc).__name__}: {exc}"))
     if not parts:
         return None, failed

@@ -1,10 +1,13 @@
-"""Helpers of the application tests: a small triad workflow, snapshots, a fake canvas view."""
+"""Helpers of the application tests: a small triad workflow, snapshots, a fake canvas view, opening a
+file in a window and waiting until it is in (it is read off the GUI thread)."""
 
 from __future__ import annotations
 
+from os import PathLike
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, Signal
+from pytestqt.qtbot import QtBot
 
 from engine.graph.convert import workflow_to_dict
 from engine.graph.model import Edge, Node, NodeUi, Workflow
@@ -20,6 +23,14 @@ def make_triad() -> Workflow:
                                         ("review", "approved", "result", "value")], start=1):
         wf.add_edge(Edge(f"e{i}", s, sp, t, tp))
     return wf
+
+
+def open_in(qtbot: QtBot, window: Any, path: str | PathLike[str], *, fails: bool = False) -> None:
+    """File ▸ Open of `path` (the caller asked about unsaved changes), until the document shows it, or,
+    with `fails`, until its problems were shown."""
+    signal = window.files.open_failed if fails else window.files.opened
+    with qtbot.waitSignal(signal, timeout=10_000):
+        window.files.open_path(str(path))
 
 
 def snapshot(wf: Workflow) -> dict[str, Any]:

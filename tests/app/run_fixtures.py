@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import Document
 from app.event_loop import create_event_loop
+from app.lazy_dock import LazyDockPanel
 from app.main_window import MainWindow
 from app.resource_paths import bundled_examples
 from engine.graph.model import Workflow
@@ -54,7 +55,7 @@ def sub_graph_caller_window(qtbot: QtBot, tmp_path: Path) -> tuple[MainWindow, P
     caller = tmp_path / "caller.triadic.json"
     caller.write_text(json.dumps(caller_document()))
     window = run_window(qtbot, tmp_path, None)
-    assert window.files.open_path(str(caller))
+    window.document.open_file(str(caller))  # read here, as run_window does
     return window, sub
 
 
@@ -69,11 +70,25 @@ def run_window(qtbot: QtBot, tmp_path: Path, name: str | None = "triad",
     window = MainWindow(Document(workflow or Workflow()), db=str(tmp_path / "trace.db"))
     qtbot.addWidget(window)
     if name is not None:
-        assert window.files.open_path(str(example(name)))
+        window.document.open_file(str(example(name)))  # read here: a run fixture, not a test of File ▸ Open
     window.runs.gateway_factory = SimGateway
     window.resize(1300, 800)
     window.show()
     return window
+
+
+def shown_panel(window: MainWindow, name: str) -> QWidget:
+    """The panel of run dock `name` as a person gets it: the dock brought to the front (a lazy dock builds
+    its panel then — here at once, not on the loop's next turn)."""
+    dock = window.docks[name]
+    dock.show()
+    dock.raise_()
+    widget = dock.widget()
+    if isinstance(widget, LazyDockPanel):
+        built = widget.build()
+        assert built is not None, f"the {name} panel could not be built"
+        return built
+    return widget
 
 
 def drive(loop: qasync.QEventLoop, scenario: Awaitable[T], timeout: float = 120.0) -> T:

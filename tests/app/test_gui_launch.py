@@ -33,3 +33,12 @@ def test_launch_blank_workflow(tmp_path: Path) -> None:
     done = _launch(tmp_path)
     assert done.returncode == 0, done.stderr
     assert "window_shown_s" in done.stdout
+
+
+def test_what_the_first_frame_does_not_need_is_not_loaded_by_then(tmp_path: Path) -> None:
+    """The store, the plots, the model gateway, the run engine, the checks: none before the window shows
+    (each comes later: the store and runs list once the window is idle, the rest on first use)."""
+    done = _launch(tmp_path)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert shown["deferred_loaded"] == []

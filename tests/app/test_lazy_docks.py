@@ -13,7 +13,7 @@ import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle
+from run_fixtures import drive, run_window, settle, shown_panel, until
 
 from app.lazy_dock import LazyDockPanel
 from app.run_docks import RunDockSpec, mount_run_docks
@@ -80,3 +80,42 @@ def test_a_lazy_panel_that_cannot_be_built_says_why_in_its_dock(qtbot: QtBot, tm
     assert said == ["The Broken panel could not be built: no pyqtgraph here"]
     assert docks["broken"].widget() is stand_in
     assert stand_in.findChild(QLabel).text() == said[0]
+
+
+def test_hidden_tabs_build_their_panels_late_with_the_store_the_links_and_the_moment_shown(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """Verdicts, Memory and Contracts start as hidden tabs: their docks are there, their panels are built
+    when first shown — the Memory panel then gets the store already open, the Contracts panel its link to
+    the Events dock, and a panel built during playback shows the moment the other docks show."""
+    window = run_window(qtbot, tmp_path, "triad")
+    for name, title in (("verdicts", "Verdicts"), ("memory", "Memory"), ("contracts", "Contracts")):
+        dock = window.docks[name]
+        assert dock.windowTitle() == title and isinstance(dock.widget(), LazyDockPanel)
+        assert dock in window.tabifiedDockWidgets(window.docks["call"])
+        assert name not in window.runs.views.panels
+        assert window.actions_by_name[f"toggle_{name}"].isChecked()
+    playback = window.runs.playback
+
+    async def scenario() -> tuple[str, int]:
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await window.runs.runs[run_id].task
+        await settle()
+        moment = len(window.runs.runs[run_id].projection.events) // 2
+        playback.seek(moment)
+        await until(lambda: window.runs.views.panels["trace"].projection is playback.cursor)
+        return run_id, moment
+
+    run_id, moment = drive(gui_loop, scenario())
+    memory = shown_panel(window, "memory")
+    assert memory.value.store is not None and memory.value.store is window.runs.opened_store
+    verdicts = shown_panel(window, "verdicts")
+    assert verdicts.projection is playback.cursor  # the moment shown, not the whole run
+    assert window.runs.views.panels["verdicts"] is verdicts
+    contracts = shown_panel(window, "contracts")
+    assert contracts.projection is playback.cursor and contracts.moment == moment
+    shown_at: list[int] = []
+    window.runs.views.panel_raise_requested.connect(lambda name: shown_at.append(name))
+    first = window.runs.runs[run_id].projection.events[1].seq
+    contracts.event_requested.emit(first)  # "Go to event": the link was wired when the panel was built
+    assert shown_at == ["events"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from doc_fixtures import snapshot
+from doc_fixtures import open_in, snapshot
 from PySide6.QtGui import QKeySequence
 from pytestqt.qtbot import QtBot
 
@@ -40,7 +40,7 @@ def test_opens_every_bundled_example(qtbot: QtBot) -> None:
     assert examples, "resources/examples/*.triadic.json"
     window = _window(qtbot)
     for example in examples:
-        assert window.files.open_path(str(example)), example
+        open_in(qtbot, window, example)
         assert window.document.path == str(example)
         assert len(window.scene.node_items) == len(window.document.workflow.nodes) > 0
         assert window.windowTitle().startswith(example.name)
@@ -105,13 +105,14 @@ def test_broken_file_shows_problems_and_keeps_document(qtbot: QtBot, monkeypatch
     shown: list[WorkflowFileError] = []
     monkeypatch.setattr(dialogs, "show_file_problems", lambda _p, error: shown.append(error))
     window = _window(qtbot)
-    window.files.open_path(str(bundled_examples()[0]))
+    open_in(qtbot, window, bundled_examples()[0])
     window.editor.add_node("tool", window.view.mapToScene(0, 0))
     before = snapshot(window.document.workflow)
     broken = tmp_path / "broken.triadic.json"
     raw = b'{"format": "triadic.workflow", "version": 1, "nodes": [{"id": "x", "role": 5}], "edges": []}'
     broken.write_bytes(raw)
-    assert not window.files.open(str(broken))
+    with qtbot.waitSignal(window.files.open_failed, timeout=10_000):
+        assert window.files.open(str(broken))  # asked to discard the edit, then started reading
     assert broken.read_bytes() == raw
     assert len(shown) == 1 and shown[0].problems
     assert "role" in dialogs.problems_text(shown[0]).lower()
@@ -170,7 +171,7 @@ def test_recent_and_example_menus(qtbot: QtBot, tmp_path: Path) -> None:
 
     window = _window(qtbot)
     example = bundled_examples()[0]
-    window.files.open_path(str(example))
+    open_in(qtbot, window, example)
     _fill_recent(window)
     entries = [a for a in window.menus["recent"].actions() if a.isEnabled()]
     assert entries and entries[0].toolTip() == str(example.resolve())
@@ -184,7 +185,7 @@ def test_recent_and_example_menus(qtbot: QtBot, tmp_path: Path) -> None:
 
 def test_edit_actions_act_on_the_canvas_selection(qtbot: QtBot) -> None:
     window = _window(qtbot)
-    window.files.open_path(str(bundled_examples()[0]))
+    open_in(qtbot, window, bundled_examples()[0])
     workflow = window.document.workflow
     count = len(workflow.nodes)
     a = window.actions_by_name

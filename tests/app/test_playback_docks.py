@@ -12,7 +12,7 @@ import qasync
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, until
+from run_fixtures import drive, run_window, shown_panel, until
 
 from engine.projection import project
 from tests.widgets.dock_contents import what_it_shows
@@ -55,8 +55,7 @@ def test_each_dock_dragged_back_to_a_moment_shows_what_a_fresh_dock_at_that_seq_
         y = track.height() // 2
         checked = 0
         for name in MY_DOCKS:  # each dock in front in turn, so the drag re-shows it move after move
-            window.docks[name].show()
-            window.docks[name].raise_()
+            shown_panel(window, name)
             panel = window.runs.views.panels[name]
             assert panel.isVisible(), name
             QTest.mousePress(track, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,

@@ -31,7 +31,7 @@ SCRIPT = textwrap.dedent("""
     app = application()
     loop = create_event_loop(app)
     window = main_window.MainWindow(Document(Workflow()), db=sys.argv[1])
-    window.files.open_path(sys.argv[3])
+    window.document.open_file(sys.argv[3])
     window.runs.gateway_factory = SimGateway
     window.runs.toggle_breakpoints(["executor"])
     window.show()

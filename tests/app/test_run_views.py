@@ -300,9 +300,10 @@ def test_opening_another_file_leaves_a_past_runs_read_only_view(
 
     drive(gui_loop, scenario())
     assert window.runs.views.read_only
+    from doc_fixtures import open_in
     from run_fixtures import example
 
-    assert window.files.open_path(str(example("research")))  # e.g. from File ▸ Open Recent
+    open_in(qtbot, window, example("research"))  # e.g. from File ▸ Open Recent
     assert not window.runs.views.read_only and not window.view.signalsBlocked()
     assert window.scene.workflow is window.document.workflow and "answer" in window.scene.node_items
 

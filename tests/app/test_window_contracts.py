@@ -8,7 +8,7 @@ from pathlib import Path
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_then_open, run_to_end, run_window, until
+from run_fixtures import drive, run_then_open, run_to_end, run_window, shown_panel, until
 
 from app.main_window import MainWindow
 from engine import events as ev
@@ -50,7 +50,7 @@ def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
     window = _with_two_contracts(qtbot, tmp_path)
     run_id = drive(gui_loop, run_to_end(window))
-    panel = window.docks["contracts"].widget()
+    panel = shown_panel(window, "contracts")  # a hidden tab until now: built when first shown
     events_panel = window.docks["events"].widget()
     trace = window.docks["trace"].widget()
     assert isinstance(panel, ContractsPanel) and isinstance(events_panel, EventsPanel)
@@ -73,7 +73,7 @@ def test_a_window_run_shows_its_contracts_and_goes_to_the_violating_event(
 def test_the_contracts_dock_at_a_playback_moment_shows_the_verdicts_as_of_then(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
     window = _with_two_contracts(qtbot, tmp_path)
-    panel = window.docks["contracts"].widget()
+    panel = shown_panel(window, "contracts")
     assert isinstance(panel, ContractsPanel)
     playback = window.runs.playback
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from doc_fixtures import open_in
 from pytestqt.qtbot import QtBot
 
 from app.document import Document
@@ -58,9 +59,9 @@ def test_marks_follow_a_replaced_workflow(qtbot: QtBot, tmp_path: Path) -> None:
     assert not any(it.mark for it in window.scene.node_items.values())
     path = tmp_path / "broken.triadic.json"
     save_workflow(_code_fix(broken=True), path)
-    assert window.files.open_path(str(path))
+    open_in(qtbot, window, path)
     assert window.scene.node_items["tests"].mark is not None  # at once: the dock re-validates on replace
-    assert window.files.open_path(str(bundled_examples()[0]))
+    open_in(qtbot, window, bundled_examples()[0])
     assert not any(it.mark and it.mark.severity == "error" for it in window.scene.node_items.values())
 
 
@@ -69,7 +70,7 @@ def test_a_large_workflow_is_validated_off_the_gui_thread_and_marked(qtbot: QtBo
     window.problems.background_above = 0  # treat every workflow as large
     path = tmp_path / "broken.triadic.json"
     save_workflow(_code_fix(broken=True), path)
-    assert window.files.open_path(str(path))
+    open_in(qtbot, window, path)
     assert not window.problems.current  # the result comes from the validation thread
     qtbot.waitUntil(lambda: window.problems.current, timeout=WAIT)
     item = window.scene.node_items["tests"]

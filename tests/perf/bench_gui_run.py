@@ -71,6 +71,9 @@ def one_sample(mode: str) -> dict[str, Any]:
     app = application()
     loop = create_event_loop(app)
     window = open_window(str(TRIAD), db=str(Path(folder) / "trace.db"))
+    while window.files.opening:  # the file is read off the GUI thread: the run starts on it
+        app.processEvents()
+        time.sleep(0.001)
     window.resize(1500, 950)
     layer = window.scene.run.layer
     lit: list[float] = []

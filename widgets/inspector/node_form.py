@@ -12,7 +12,6 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QWidget
 
-from engine.checks.sandbox import sandbox_strength
 from engine.graph.model import Node
 from engine.graph.roles import role_spec
 from widgets.inspector.param_editors import ParamEditor, editor_for
@@ -49,6 +48,8 @@ class NodeForm(QWidget):
             self.editors[param.name] = editor
         self.sandbox_label: QLabel | None = None
         if node.role in _RUNS_CODE:
+            from engine.checks.sandbox import sandbox_strength  # the checks package: not at start-up
+
             self.sandbox_label = QLabel(sandbox_strength(), self)
             self.sandbox_label.setWordWrap(True)
             self.sandbox_label.setToolTip("Where python, regex, command and sql checks run. "

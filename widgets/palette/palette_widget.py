@@ -30,6 +30,7 @@ class PaletteWidget(QWidget):
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.proxy.setFilterRole(Qt.ItemDataRole.ToolTipRole)
         self.list_view = QListView(self)
+        self.list_view.ensurePolished()  # styled before its rows are laid out: they take the sheet's item padding
         self.list_view.setModel(self.proxy)
         self.list_view.setDragEnabled(True)
         self.list_view.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)

@@ -12,14 +12,13 @@ Invariants:
 - at most one validation runs at a time and at most one waits: a request made while one runs
   replaces the waiting one, so a burst of edits costs at most two validations, never a queue;
 - `cancel()` makes every result in flight stale (a synchronous validation or another workflow
-  took over); validations run one after another on the process's one validation thread, a daemon
-  thread that only reads its copies, so quitting never waits on it.
+  took over); validations run one after another on the process's one validation thread
+  (`widgets.worker_thread.WorkerThread`), a daemon thread that only reads its copies, so quitting
+  never waits on it.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
@@ -28,9 +27,11 @@ from engine.graph.model import Workflow
 from engine.graph.problems import Problem
 from engine.graph.snapshot import ValidationSnapshots
 from engine.graph.validate import ValidationMemo, validate
+from widgets.worker_thread import WorkerThread
 
 Validator = Callable[[Workflow], list[Problem]]
 _Job = tuple[int, Workflow, ValidationMemo]
+VALIDATION_THREAD = WorkerThread("validate")
 
 
 class BackgroundValidation(QObject):
@@ -88,7 +89,7 @@ class BackgroundValidation(QObject):
 
     def _start(self, job: _Job) -> None:
         self._running = True
-        _worker().put(lambda: self._work(*job))
+        VALIDATION_THREAD.post(lambda: self._work(*job))
 
     def _work(self, revision: int, copy: Workflow, memo: ValidationMemo) -> None:
         try:  # one validation at a time: the memo is never used by two threads at once
@@ -112,22 +113,3 @@ class BackgroundValidation(QObject):
             raise problems
         self.validated.emit(problems)
 
-
-_jobs: queue.SimpleQueue[Callable[[], None]] | None = None
-_jobs_lock = threading.Lock()
-
-
-def _worker() -> queue.SimpleQueue[Callable[[], None]]:
-    """The queue of the process's one validation thread (started on first use): starting a thread per
-    request made the GUI thread wait ~20 ms for it to start while the window was busy."""
-    global _jobs
-    with _jobs_lock:
-        if _jobs is None:
-            _jobs = queue.SimpleQueue()
-            threading.Thread(target=_serve, args=(_jobs,), name="validate", daemon=True).start()
-        return _jobs
-
-
-def _serve(jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
-    while True:
-        jobs.get()()
