@@ -67,6 +67,7 @@ class RunViews(QObject):
         _set_clock(panel, live)
         panel.set_projection(live.projection if live else None)
         if live is not None and self.shown is not None and self.shown is not live.projection:
+            panel.clock_running = False  # a playback moment stands still, as in the other views
             panel.set_projection(self.shown)
         panel.set_node_filter(self.node_filter)
 
