@@ -4,24 +4,29 @@ A span of the shown run (Trace or Timeline dock: the seq where its node executio
 projection) or a node of a finished run shown on the canvas (its `fork_handler`: "NODE#1", the node's
 first execution) names the fork point. `open_fork_dialog` reads the recorded
 workflow version and the fork point in the loop's executor, then opens the non-modal `ForkDialog`
-with the node's recorded prompt, model and parameters; its Fork starts `RunController.fork_stored`
-(everything before served from the recording, the node and what follows live, in the window).
+with the node's recorded prompt, model and parameters — and, when the canvas holds that workflow, what it
+and the sub-graph files beside it change in the versions the run ran (`engine.replay.run_changes`: the fork
+starts from the recorded versions); its Fork starts `RunController.fork_stored` (everything before served
+from the recording, the node and what follows live, in the window).
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QWidget
 
 from app.lazy_dock import LazyDockPanel
+from engine.graph.convert import workflow_to_dict
 from widgets.fork import ForkDialog
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from engine.projection import RunProjection
+    from engine.replay import RunChanges
 
 
 def wire_fork(window: MainWindow) -> None:
@@ -97,7 +102,11 @@ async def _open(window: MainWindow, run_id: str, at: str) -> ForkDialog | None:
     if store is None:
         return None
 
-    def read() -> tuple[Any, dict[str, Any]]:
+    current = workflow_to_dict(window.document.workflow)  # read here: the document lives on the GUI thread
+    path = getattr(window.document, "path", None)
+
+    def read() -> tuple[Any, dict[str, Any], str]:
+        from engine.replay import RunChanges, run_changes
         from engine.replay.fork import fork_point
         from engine.runtime.sub_graph_versions import node_params, recorded_documents, recorded_hashes
 
@@ -108,14 +117,17 @@ async def _open(window: MainWindow, run_id: str, at: str) -> ForkDialog | None:
         document = store.workflow_version(run.workflow_hash) or {}
         started = next(iter(store.iter_events(run.id, kinds=["run_started"])), None)
         sub_graphs = recorded_documents(store, recorded_hashes(started))  # an inner node's own version
-        return point, node_params(document, sub_graphs, point.node_id)
+        same = str(current.get("id") or "") == run.workflow_id  # the canvas holds today's version of it
+        changes = run_changes(document, sub_graphs, current, Path(path).parent if path else None) if same \
+            else RunChanges()
+        return point, node_params(document, sub_graphs, point.node_id), _notice(changes)
 
     try:
-        point, params = await asyncio.get_running_loop().run_in_executor(None, read)
+        point, params, notice = await asyncio.get_running_loop().run_in_executor(None, read)
     except Exception as exc:
         window.runs.error_reported.emit("The run cannot be forked there", str(exc))
         return None
-    dialog = ForkDialog(run_id, point.node_id, point.execution, point.seq, params, window)
+    dialog = ForkDialog(run_id, point.node_id, point.execution, point.seq, params, window, notice=notice)
     runs, at = window.runs, f"{point.node_id}#{point.execution}"  # the dialog's slots hold no window
     dialog.fork_requested.connect(lambda model, prompt, edits: runs.fork_stored(run_id, at, model, prompt, edits))
     owner = weakref.ref(window)
@@ -131,3 +143,10 @@ async def _open(window: MainWindow, run_id: str, at: str) -> ForkDialog | None:
     dialog.show()  # non-modal: the past run stays explorable while the edits are made
     dialog.raise_()
     return dialog
+
+
+def _notice(changes: RunChanges) -> str:
+    """What the fork dialog says of today's workflow and sub-graph files ("" when they are as the run ran)."""
+    text = ("The canvas's workflow or its sub-graph files differ from the versions this run ran; the fork "
+            f"starts from those versions, with your edits:\n{changes.bullets()}") if changes.lines else ""
+    return "\n\n".join(part for part in (text, changes.unchecked_note()) if part)

@@ -3,7 +3,7 @@
 - Human gate: `decision_requested` answers the run that asked (`RunController.submit_human_decision`);
   `attention_requested` is said in the status bar and raises the dock.
 - Runs: `open_requested` opens that stored run read-only; `rerun_requested` re-runs it from its
-  recording (a workflow changed since asks first, naming the nodes); the list is told which runs are live (they
+  recording (a workflow or sub-graph file changed since asks first, naming the nodes); the list is told which runs are live (they
   cannot be deleted) and refreshed when a run finishes; a run deleted there leaves the run picker.
 - Contracts: a broken contract's `event_requested(seq)` selects that event in the Events dock and its
   span in the Trace (`RunViews.show_event`).
@@ -35,6 +35,7 @@ from widgets.runs import RunsPanel
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
+    from engine.replay import RunChanges
     from widgets.keys import MissingKeysDialog
 
 
@@ -43,7 +44,7 @@ def wire_run_panels(window: MainWindow) -> None:
     window.actions_by_name["keys"].triggered.connect(lambda _=False: open_keys_dialog(window))
     wire_live_export(window)
     runs.missing_keys_handler = lambda lines, recheck, again: ask_for_keys(window, lines, recheck, again)
-    runs.replay_changes_handler = lambda run_id, lines, start: confirm_replay_changes(window, run_id, lines, start)
+    runs.replay_changes_handler = lambda run_id, changes, start: confirm_replay_changes(window, run_id, changes, start)
     human = _panel(window, "human", HumanGatePanel)
     if human is not None:
         human.decision_requested.connect(
@@ -99,12 +100,17 @@ def ask_for_keys(window: MainWindow, lines: list[str], recheck: Callable[[], lis
 
 
 
-def confirm_replay_changes(window: MainWindow, run_id: str, lines: list[str],
+def confirm_replay_changes(window: MainWindow, run_id: str, changes: RunChanges,
                            start: Callable[[], object]) -> QMessageBox:
-    """The workflow changed since the run: say which nodes differ (non-modal); Re-run runs the recorded version."""
-    shown = lines[:15] + ([f"… and {len(lines) - 15} more"] if len(lines) > 15 else [])
-    return ask_to_go_on(window, QMessageBox.Icon.Information, "The workflow changed since this run",
-                        f"The canvas's workflow differs from the version run {run_id[:8]} ran with:\n\n"
-                        + "\n".join(f"• {line}" for line in shown)
-                        + "\n\nThe re-run uses the recorded version, served from the recording.",
+    """The workflow or its sub-graph files changed since the run, or its sub-graph files cannot be checked: say
+    which nodes differ (by their path inside the sub-graph) or why (non-modal); Re-run runs the recorded versions."""
+    text = (f"The canvas's workflow or its sub-graph files differ from the versions run {run_id[:8]} ran with:"
+            f"\n\n{changes.bullets()}\n\n") if changes.lines else ""
+    if changes.unchecked:
+        text += changes.unchecked_note() + "\n\n"
+    title = "The workflow changed since this run" if changes.lines else "Sub-graph files cannot be checked"
+    how = ("The re-run uses the recorded workflow with today's sub-graph files; its model and tool calls are "
+           "served from the recording." if changes.unchecked else
+           "The re-run uses the recorded versions, served from the recording.")
+    return ask_to_go_on(window, QMessageBox.Icon.Information, title, text + how,
                         "Re-run Recorded Version", "confirm_replay_changes", start)

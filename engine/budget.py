@@ -8,11 +8,14 @@ limit. A node's own limits are its parameters (`max_tokens_budget`, `max_cost_us
 
 Invariants: a `Budget` never changes (a new one replaces it: `dataclasses.replace`); `from_record`
 reads every record this or an earlier version wrote (format version 2 and runs stored before it
-called `max_model_calls` `max_turns`).
+called `max_model_calls` `max_turns`). Runs stored before format version 3 also name a model-call stop
+`max_turns` (in `BudgetExceeded.budget`, counted in "turns" in the run's reason): `kind_now` and
+`reason_now` say them in today's words wherever they are shown; the stored events are never rewritten.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -36,6 +39,21 @@ LIMITS: tuple[Limit, ...] = (
 )
 UNITS: dict[str, str] = {limit.kind: limit.unit for limit in LIMITS}
 _OLD_FIELDS = {"max_turns": "max_model_calls"}  # what records before format version 3 called a field
+_OLD_KINDS = {"max_turns": "model_calls"}  # what `BudgetExceeded` said before format version 3
+# the old stop in a run's reason: "run max_turns budget exceeded at node a: 5 turns > limit 4 turns"
+_OLD_STOP = re.compile(r"\bmax_turns budget exceeded([^:]*): (\S+) turns > limit (\S+) turns")
+
+
+def kind_now(kind: str) -> str:
+    """The kind a `BudgetExceeded` names, in today's words (`max_turns` of older runs: `model_calls`)."""
+    return _OLD_KINDS.get(kind, kind)
+
+
+def reason_now(reason: str) -> str:
+    """A run's reason with an older run's model-call stop in today's words; anything else as it is."""
+    if "max_turns" not in reason:
+        return reason
+    return _OLD_STOP.sub(r"model_calls budget exceeded\1: \2 calls > limit \3 calls", reason)
 
 
 @dataclass(frozen=True, slots=True)

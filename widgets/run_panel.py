@@ -17,10 +17,14 @@ what it shows of the whole run, cheaply, says so (`prepares_here`, `prepare_here
 is then made on the GUI thread with it shown.
 `clock_running` (set before `set_projection`) says whether the run shown goes on now: False for a past
 run and for playback's run at an earlier event — an open span's duration then ends at the projection's
-last event, never at the wall clock.
+last event, never at the wall clock. `run_time()` is the run's time now as every dock shows it (the
+Timeline's "now", the Deadline gauge): the last event's for a run standing still, growing with the clock
+from the last event received while live.
 """
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
@@ -38,6 +42,7 @@ class RunPanel(QWidget):
         self.node_filter: str | None = None
         self.prepared: object | None = None  # what `prepare` built for the next `set_projection`
         self.clock_running = True  # the run shown goes on now (a live run): its open spans' durations grow
+        self._received = (0.0, time.monotonic())  # (the projection's last event time, when it was received)
 
     @staticmethod
     def prepare(projection: RunProjection) -> object | None:
@@ -65,10 +70,12 @@ class RunPanel(QWidget):
 
     def set_projection(self, projection: RunProjection | None) -> None:
         self.projection = projection
+        self._note_received()
         self.rebuild()
 
     def apply_changes(self, changes: ProjectionChanges) -> None:
         """Show what `changes` says changed; the default rebuilds (panels override for incremental updates)."""
+        self._note_received()
         if changes.reset:
             self.rebuild()
             return
@@ -78,6 +85,18 @@ class RunPanel(QWidget):
         if node_id != self.node_filter:
             self.node_filter = node_id
             self.rebuild()
+
+    def run_time(self) -> float:
+        """The run's time now: its last event's while stored, finished, not started or shown at a playback
+        moment (`clock_running` False), growing with the clock while live."""
+        p = self.projection
+        last, at = self._received
+        if p is None or p.finished or p.status == "pending" or not self.clock_running:
+            return last
+        return last + (time.monotonic() - at)
+
+    def _note_received(self) -> None:
+        self._received = (self.projection.elapsed_s if self.projection is not None else 0.0, time.monotonic())
 
     # -- what a panel implements -----------------------------------------------------------------
     def rebuild(self) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from app.cli import fmt
 from app.cli.board import RunBoard
 from engine import events as ev
+from engine.budget import kind_now, reason_now
 
 
 def plain_line(board: RunBoard, e: ev.Event) -> str | None:
@@ -57,7 +58,7 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
                 f"{e.decision} score {e.score:.2f} round {e.round}{reason}")
     if isinstance(e, ev.BudgetExceeded):
         where = f" at {e.node_id}" if e.node_id else ""
-        return f"budget {e.budget} exceeded{where}: {e.actual:g} > limit {e.limit:g}"
+        return f"budget {kind_now(e.budget)} exceeded{where}: {e.actual:g} > limit {e.limit:g}"
     if isinstance(e, ev.ErrorRaised):
         where = f"{board.row(e.node_id).title} ({e.node_id}) " if e.node_id else ""
         return f"{where}{e.error_type}: {e.message}" + (" (recovering)" if e.recoverable else "")
@@ -75,7 +76,7 @@ def plain_line(board: RunBoard, e: ev.Event) -> str | None:
         kept = len(e.results) - e.violated
         return f"contracts: {kept} of {len(e.results)} hold" + (f", {e.violated} violated" if e.violated else "")
     if isinstance(e, ev.RunFinished):
-        return f"run {e.status}" + (f": {e.reason}" if e.reason else "")
+        return f"run {e.status}" + (f": {reason_now(e.reason)}" if e.reason else "")
     return None
 
 

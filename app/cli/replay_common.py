@@ -37,20 +37,24 @@ def load(store: TraceStore, run_id: str) -> ReplaySource:
 
 
 def report_changes(source: ReplaySource, file: str | None) -> Path | None:
-    """Say (on stderr) which nodes of `file` differ from the recorded version; its folder, if given."""
+    """Say (on stderr) which nodes of `file` and of its sub-graph files differ from the versions the run ran
+    (or that its sub-graph files cannot be checked); the file's folder, if given."""
     if not file:
         return None
     from app.cli.workflow_file import load as load_file
     from engine.graph.format import workflow_to_dict
-    from engine.replay import workflow_changes
+    from engine.replay import run_changes
 
-    changes = workflow_changes(source.document, workflow_to_dict(load_file(file)))
-    if changes:
-        print(f"triadic: {file} differs from the version run {source.run.id[:12]} ran; re-running the recorded "
-              f"version. Differences:", file=sys.stderr)
-        for line in changes:
+    folder = Path(file).resolve().parent
+    changes = run_changes(source.document, source.sub_graphs, workflow_to_dict(load_file(file)), folder)
+    if changes.lines:
+        print(f"triadic: {file} or its sub-graph files differ from the versions run {source.run.id[:12]} ran; "
+              "re-running the recorded versions. Differences:", file=sys.stderr)
+        for line in changes.lines:
             print(f"  {line}", file=sys.stderr)
-    return Path(file).resolve().parent
+    if changes.unchecked:
+        print(f"triadic: {changes.unchecked_note()}", file=sys.stderr)
+    return folder
 
 
 def drive(setup: ReplaySetup, store: TraceStore, db_path: Path, args: argparse.Namespace,

@@ -3,8 +3,10 @@
 `rerun_stored(run_id)` loads the run's recording and recorded workflow version in the loop's executor
 (`engine.replay.load_source` / `prepare_replay`, strict mode: every model, tool, memory and human
 answer served from the recording, zero provider calls), compares that version with the document when
-it is the same workflow (`workflow_changes`) and, if nodes differ, asks `replay_changes_handler` first
-(the window's non-modal dialog names them; the re-run always runs the recorded version). The re-run
+it is the same workflow (`run_changes`: its nodes, and those of the sub-graph files beside it, against
+the versions the run recorded) and, if any differ or its sub-graph files cannot be checked (a run from
+before sub-graph versions were kept), asks `replay_changes_handler` first (the window's non-modal dialog
+names them; the re-run always runs the recorded versions). The re-run
 is a normal run started through the engine's replay path: attached like any run, it plays live in
 every dock, is recorded with `replay_of`, and a divergence (`ReplayDiverged`) is said when it ends
 (and is in the run's problems).
@@ -23,14 +25,14 @@ from engine.graph.convert import workflow_to_dict
 
 if TYPE_CHECKING:
     from app.controllers.live_run import LiveRun
-    from engine.replay import ReplaySetup
+    from engine.replay import ReplaySetup, RunChanges
     from engine.store.store import TraceStore
 
-# (run id, lines naming what differs, start the re-run of the recorded version)
-ReplayChangesHandler = Callable[[str, list[str], Callable[[], object]], object]
+# (run id, what differs from the recorded versions, start the re-run of the recorded versions)
+ReplayChangesHandler = Callable[[str, "RunChanges", Callable[[], object]], object]
 
 
-def _proceed(_run_id: str, _lines: list[str], start: Callable[[], object]) -> object:
+def _proceed(_run_id: str, _changes: RunChanges, start: Callable[[], object]) -> object:
     return start()
 
 
@@ -68,7 +70,7 @@ class ReplayRunsMixin:
 
         def start() -> None:
             if not started.done():
-                started.set_result(self._start_replay(setup, store, show_recorded=bool(changes) or not same))
+                started.set_result(self._start_replay(setup, store, show_recorded=bool(changes.lines) or not same))
 
         if changes:
             self.replay_changes_handler(setup.source.run.id, changes, start)
@@ -89,14 +91,14 @@ class ReplayRunsMixin:
 
 
 def _prepare(store: TraceStore, run_id: str, current: dict[str, Any],
-             base_dir: Path | None) -> tuple[ReplaySetup, list[str], bool]:
-    """Blocking (the executor): the replay's setup, what the document changes in the recorded version
-    (only when it is the same workflow), and whether it is the same workflow."""
-    from engine.replay import load_source, prepare_replay, workflow_changes
+             base_dir: Path | None) -> tuple[ReplaySetup, RunChanges, bool]:
+    """Blocking (the executor): the replay's setup, what the document (and the sub-graph files beside it)
+    change in the recorded versions (only when it is the same workflow), and whether it is the same workflow."""
+    from engine.replay import RunChanges, load_source, prepare_replay, run_changes
 
     source = load_source(store, run_id)
     same = str(current.get("id") or "") == source.run.workflow_id
-    changes = workflow_changes(source.document, current) if same else []
+    changes = run_changes(source.document, source.sub_graphs, current, base_dir) if same else RunChanges()
     return prepare_replay(source, mode="strict", base_dir=base_dir if same else None), changes, same
 
 

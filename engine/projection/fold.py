@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
+from engine.budget import kind_now, reason_now
 from engine.projection.rows import TERMINAL_NODE_STATES, CallRow, HumanQuestion, NodeRow, SpanRow, is_priced
 from engine.projection.spans import run_span_id
 
@@ -56,7 +57,7 @@ def _planned(p: RunProjection, e: ev.RunPlanned) -> None:
 
 
 def _finished(p: RunProjection, e: ev.RunFinished) -> None:
-    p.status, p.reason, p.outputs = e.status, e.reason, dict(e.outputs)
+    p.status, p.reason, p.outputs = e.status, reason_now(e.reason), dict(e.outputs)  # older runs' words too
     p.tokens_in, p.tokens_out, p.cost_usd = e.tokens_in, e.tokens_out, e.cost_usd
     p.duration_s = e.duration_s
     p.hold = None
@@ -227,17 +228,24 @@ def _budget(p: RunProjection, e: ev.BudgetUpdated) -> None:
 def _budget_hit(p: RunProjection, e: ev.BudgetExceeded) -> None:
     p.budget_hit = e
     where = f" at {e.node_id}" if e.node_id else ""
-    p.problems.append(f"budget {e.budget} exceeded{where}: {e.actual:g} > limit {e.limit:g}")
+    p.problems.append(f"budget {kind_now(e.budget)} exceeded{where}: {e.actual:g} > limit {e.limit:g}")
     p.changes.run = p.changes.problems = True
 
 
 def _paused(p: RunProjection, e: ev.RunPaused) -> None:
     p.hold = e
+    if p.held_since is None:
+        p.held_since = e.ts
     p.changes.run = True
 
 
 def _resumed(p: RunProjection, e: ev.RunResumed) -> None:
     p.hold = None
+    if e.mode == "step":  # one node let through: the run holds on (a free run holds from its step)
+        p.held_since = e.ts if p.held_since is None else p.held_since
+    elif p.held_since is not None:
+        p.held_s += max(e.ts - p.held_since, 0.0)
+        p.held_since = None
     p.changes.run = True
 
 

@@ -55,6 +55,10 @@ class RunProjection:
         self.budget: ev.BudgetUpdated | None = None
         self.budget_hit: ev.BudgetExceeded | None = None
         self.hold: ev.RunPaused | None = None  # set while the run holds (pause, breakpoint, step)
+        # the run's deadline clock: seconds in holds that ended, and since when it holds now (a pause, a
+        # breakpoint, or a step — the run holds on after a step until a "resume"), as `engine.runtime.pausing`
+        self.held_s = 0.0
+        self.held_since: float | None = None
         self.verdicts: list[ev.VerdictIssued] = []
         self.memory_writes: list[ev.MemoryWritten] = []
         self.memory_reads: list[ev.MemoryRead] = []
@@ -145,6 +149,16 @@ class RunProjection:
             return Budget.from_record(given).set_limits()
         except (TypeError, ValueError):  # a stored record this build cannot read: no limit shown
             return {}
+
+    def deadline_elapsed(self, now: float | None = None) -> float:
+        """The run's time at `now` (its time since start, as the Timeline shows it; default: its last
+        event's) as its deadline counts it: the time it held (paused, at a breakpoint, after a step) left
+        out, as the engine's deadline clock does (`engine.runtime.pausing`; it counts a hold begun before
+        the run's start-up checks ended from their end only). Read at every moment — `BudgetUpdated`
+        says it only after each model call."""
+        at = self.elapsed_s if now is None else now
+        held = self.held_s + (max(at - self.held_since, 0.0) if self.held_since is not None else 0.0)
+        return max(at - held, 0.0)
 
     def calls_of(self, node_id: str) -> list[CallRow]:
         return [c for c in self.calls.values() if c.node_id == node_id]

@@ -3,10 +3,11 @@
 `Recording` (the run's calls by structural key), `ReplayGateway` (serves model calls, raises or goes
 live on a divergence), `ReplayTools` / `ReplayMemory` / `replay_human` (tools, memory reads, human
 answers from the recording), `load_source` / `prepare_replay` / `start_replay` (the re-run as a new
-run with `replay_of`), `workflow_changes` (what differs from today's file), and `fork` (a fork at a
-node's execution). Engine only: no Qt.
+run with `replay_of`), `run_changes` / `workflow_changes` (what today's file and its sub-graph files
+change in the recorded versions), and `fork` (a fork at a node's execution). Engine only: no Qt.
 """
 
+from engine.replay.changes import RunChanges, run_changes, workflow_changes
 from engine.replay.fork import ForkError, ForkPoint, downstream, edited_document, fork_point, prepare_fork
 from engine.replay.gateway import ReplayDivergenceError, ReplayGateway
 from engine.replay.recording import Recording
@@ -17,7 +18,6 @@ from engine.replay.rerun import (
     load_source,
     prepare_replay,
     start_replay,
-    workflow_changes,
 )
 from engine.replay.services import ReplayMemory, ReplayTools, replay_human
 
@@ -32,6 +32,7 @@ __all__ = [
     "ReplaySetup",
     "ReplaySource",
     "ReplayTools",
+    "RunChanges",
     "downstream",
     "edited_document",
     "fork_point",
@@ -39,6 +40,7 @@ __all__ = [
     "prepare_fork",
     "prepare_replay",
     "replay_human",
+    "run_changes",
     "start_replay",
     "workflow_changes",
 ]

@@ -2,8 +2,7 @@
 
 - `load_source(store, run_id)`: the recorded run, its recording and its workflow version (the one
   it ran, `store.workflow_version(run.workflow_hash)`), or `ReplayError` saying why it cannot be replayed;
-- `workflow_changes(recorded_doc, current_doc)`: which nodes (and settings) differ between the
-  recorded version and today's file, said before a re-run;
+- what today's file changes in the recorded versions is said before a re-run (`engine.replay.changes`);
 - `prepare_replay(source, ...)` compiles the recorded version (the plan's hash must be the recorded
   one) and makes the replay's gateway, tools, memory and human policy; `start_replay(setup, store)`
   starts it as a new run whose `RunStarted.replay_of` names the source (or `fork_of` / `fork_at_seq`).
@@ -82,29 +81,6 @@ def load_source(store: TraceStore, run_id: str) -> ReplaySource:
     except SubGraphVersionMissing as exc:
         raise ReplayError(f"run {run.id[:12]}: {exc}") from None
     return ReplaySource(run, recording, document, sub_graphs)
-
-
-def workflow_changes(recorded: dict[str, Any], current: dict[str, Any]) -> list[str]:
-    """One line per node added, removed or changed (role, title, parameters, edges), and for settings."""
-    def nodes(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        return {str(n.get("id")): n for n in doc.get("nodes") or [] if isinstance(n, dict)}
-
-    def edges(doc: dict[str, Any], nid: str) -> list[tuple[str, str]]:
-        return sorted((str(e.get("source")), str(e.get("target"))) for e in doc.get("edges") or []
-                      if isinstance(e, dict) and nid in (e.get("source"), e.get("target")))
-
-    old, new = nodes(recorded), nodes(current)
-    lines = [f"{nid}: added" for nid in new if nid not in old]
-    lines += [f"{nid}: removed" for nid in old if nid not in new]
-    for nid in (n for n in old if n in new):
-        what = [name for name in ("role", "title", "params") if old[nid].get(name) != new[nid].get(name)]
-        if edges(recorded, nid) != edges(current, nid):
-            what.append("edges")
-        if what:
-            lines.append(f"{nid}: {', '.join(what)} changed")
-    if recorded.get("settings") != current.get("settings"):
-        lines.append("run settings changed")
-    return lines
 
 
 def prepare_replay(source: ReplaySource, *, mode: Mode = "strict", live: ChatGateway | None = None,

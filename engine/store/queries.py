@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, select
 
+from engine.budget import reason_now
 from engine.events import Event
 from engine.gc_pause import gc_paused
 from engine.memory.backend import MemoryEntry
@@ -36,7 +37,8 @@ def run_summary(row: Row[Any]) -> RunSummary:
     m = row._mapping
     return RunSummary(
         id=m["id"], workflow_id=m["workflow_id"], workflow_name=m["workflow_name"],
-        workflow_hash=m["workflow_hash"], status=m["status"], reason=m["reason"], started_at=m["started_at"],
+        workflow_hash=m["workflow_hash"], status=m["status"], reason=reason_now(m["reason"]),  # older runs' words too
+        started_at=m["started_at"],
         finished_at=m["finished_at"], duration_s=m["duration_s"], tokens_in=m["tokens_in"],
         tokens_out=m["tokens_out"], cost_usd=m["cost_usd"], inputs=_json(m["inputs"]),
         outputs=_json(m["outputs"]), settings=_json(m["settings"]), replay_of=m["replay_of"],

@@ -72,6 +72,13 @@ _SAVE_VERSION_SQL = _compiled(upsert(WORKFLOW_VERSIONS).on_conflict_do_nothing(i
                               ("hash", "workflow_id", "created_at", "doc"))
 
 
+def workflow_id_of(doc: Mapping[str, Any]) -> str:
+    """The workflow a stored document is a version of: its id, else its name — what a run of it records as
+    `RunStarted.workflow_id` (`compile_workflow`). A run's sub-graph versions are each filed under their own
+    workflow, whether the run was recorded here or imported from a bundle."""
+    return str(doc.get("id") or doc.get("name") or "")
+
+
 def _document_hash(doc: dict[str, Any]) -> str:
     try:
         return sha256_hex(canonical_json(doc))
@@ -125,7 +132,7 @@ class TraceStore:
     def save_workflow(self, doc: dict[str, Any], *, workflow_hash: str | None = None) -> str:
         """Store the workflow document once per distinct hash; returns the version hash."""
         self._check_open()
-        wf_id, name, now = str(doc.get("id") or ""), str(doc.get("name") or ""), time.time()
+        wf_id, name, now = workflow_id_of(doc), str(doc.get("name") or ""), time.time()
         with self._write_engine.begin() as conn:
             known = workflow_hash is not None and conn.exec_driver_sql(
                 "SELECT 1 FROM workflow_versions WHERE hash = ?", (workflow_hash,)).first() is not None
@@ -139,7 +146,8 @@ class TraceStore:
     def import_run(self, events: list[Event], doc: dict[str, Any], *, started_at: float,
                    versions: Mapping[str, dict[str, Any]] | None = None) -> None:
         """Add a whole finished run — its workflow version `doc` (stored under the run's workflow hash),
-        the other workflow versions it ran (`versions`: hash → document, its sub-graphs') and every
+        the other workflow versions it ran (`versions`: hash → document, its sub-graphs', each filed under
+        its own workflow, `workflow_id_of`, as a run recorded here files them) and every
         event — in one transaction. Raises `RunExistsError` when the store already has a run with its
         id, `IncompleteWrite` when an event cannot be stored; then the store is unchanged."""
         self._check_open()
@@ -147,7 +155,8 @@ class TraceStore:
         if not isinstance(first, RunStarted):
             raise ValueError("a run's events begin with RunStarted")
         data = encode_document(doc)
-        others = [(version, encode_document(document)) for version, document in (versions or {}).items()]
+        others = [(version, workflow_id_of(document), str(document.get("name") or ""), encode_document(document))
+                  for version, document in (versions or {}).items()]
 
         def before(conn: Connection) -> None:
             if conn.execute(select(RUNS.c.pk).where(RUNS.c.id == first.run_id)).first() is not None:
@@ -156,8 +165,9 @@ class TraceStore:
             conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (first.workflow_id, first.workflow_name, first.workflow_hash,
                                                       now, now))
             conn.exec_driver_sql(_SAVE_VERSION_SQL, (first.workflow_hash, first.workflow_id, now, data))
-            for version, encoded in others:
-                conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, first.workflow_id, now, encoded))
+            for version, wf_id, name, encoded in others:  # filed as a run recorded here files them
+                conn.exec_driver_sql(_SAVE_WORKFLOW_SQL, (wf_id, name, version, now, now))
+                conn.exec_driver_sql(_SAVE_VERSION_SQL, (version, wf_id, now, encoded))
 
         last = events[-1]
         ended = last.duration_s if isinstance(last, RunFinished) else last.ts

@@ -8,6 +8,7 @@ example whose runs use the in-process simulated provider and a store in `tmp_pat
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,6 +43,19 @@ def gui_loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     asyncio.events._set_running_loop(None)
     loop.close()
     asyncio.set_event_loop(None)
+
+
+def sub_graph_caller_window(qtbot: QtBot, tmp_path: Path) -> tuple[MainWindow, Path]:
+    """The window on a workflow whose sub-graph node "research" runs the triad file beside it in `tmp_path`;
+    that sub-graph file's path (`tests.engine.replay.sub_graph_files`)."""
+    from tests.engine.replay.sub_graph_files import caller_document, write_sub_graph
+
+    sub = write_sub_graph(tmp_path)
+    caller = tmp_path / "caller.triadic.json"
+    caller.write_text(json.dumps(caller_document()))
+    window = run_window(qtbot, tmp_path, None)
+    assert window.files.open_path(str(caller))
+    return window, sub
 
 
 def example(name: str) -> Path:

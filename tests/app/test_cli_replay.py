@@ -12,6 +12,7 @@ from cli_fixtures import EXAMPLE, example_doc, gated_doc, write_doc
 from app.cli.main import main
 from engine.replay.identity import first_difference
 from engine.store import TraceStore
+from tests.engine.replay.sub_graph_files import caller_document, edit_node, write_sub_graph
 
 
 def _recorded(tmp_path: Path, capsys: pytest.CaptureFixture[str], path: Path = EXAMPLE, *extra: str) -> tuple[Path, str]:
@@ -45,7 +46,7 @@ def test_replay_names_the_nodes_todays_file_changed(tmp_path: Path, capsys: pyte
     changed = write_doc(tmp_path / "today.triadic.json", doc)
     assert main(["replay", run_id, "--db", str(db), "--quiet", "--file", str(changed)]) == 0
     captured = capsys.readouterr()
-    assert "differs from the version run" in captured.err and "critic: params changed" in captured.err
+    assert "differ from the versions run" in captured.err and "critic: params changed" in captured.err
     assert "0 divergence(s)" in captured.out  # the recorded version ran
 
 
@@ -117,3 +118,18 @@ def test_check_determinism_prints_per_node_figures(tmp_path: Path, capsys: pytes
         assert len(store.list_runs()) == 5
     assert main(["check-determinism", str(EXAMPLE), "-n", "1"]) == 2
     assert "at least 2" in capsys.readouterr().err
+
+
+def test_replay_and_fork_name_the_sub_graph_nodes_a_changed_file_differs_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sub = write_sub_graph(tmp_path)
+    caller = write_doc(tmp_path / "caller.triadic.json", caller_document())
+    db, run_id = _recorded(tmp_path, capsys, caller)
+    edit_node(sub, "critic", approve_score=0.99)
+    assert main(["replay", run_id, "--db", str(db), "--quiet", "--file", str(caller)]) == 0
+    captured = capsys.readouterr()
+    assert "research/critic: params changed" in captured.err and "re-running the recorded versions" in captured.err
+    assert "0 model call(s) live, 0 divergence(s)" in captured.out  # the recorded sub-graph version ran
+    assert main(["fork", run_id, "--db", str(db), "--quiet", "--at", "research/critic#1", "--file", str(caller),
+                 "--model", "sim/other"]) == 0
+    assert "research/critic: params changed" in capsys.readouterr().err

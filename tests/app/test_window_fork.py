@@ -7,13 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import qasync
+from PySide6.QtCore import QPoint, QPointF
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle, until
+from run_fixtures import drive, run_window, settle, sub_graph_caller_window, until
 
 from app import fork_actions
 from app.lazy_dock import LazyDockPanel
 from engine.store.store import TraceStore
+from tests.engine.replay.sub_graph_files import edit_node
+from widgets.canvas.context_menu import build_context_menu
 from widgets.fork import ForkDialog
 
 
@@ -69,11 +73,25 @@ def test_fork_from_a_trace_span_with_a_changed_prompt(qtbot: QtBot, gui_loop: qa
 
 
 def test_the_canvas_offers_fork_on_a_node_of_a_finished_run(qtbot: QtBot, gui_loop: qasync.QEventLoop,
-                                                            tmp_path: Path) -> None:
+                                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     window = run_window(qtbot, tmp_path, "triad")
     source = _recorded(window, gui_loop)
     handler = window.view.fork_handler
     assert handler is not None  # a finished run is shown
+    offered: list[tuple[list[str], list[str]]] = []
+
+    class Shown:  # the right-click menu as built, without its blocking exec()
+        def __init__(self, view: Any, scene_pos: QPointF) -> None:
+            self.texts = [a.text() for a in build_context_menu(view, scene_pos).actions()]
+
+        def exec(self, _at: QPoint) -> None:
+            offered.append((window.view.selected_node_ids(), self.texts))
+
+    monkeypatch.setattr("widgets.canvas.view_popups.build_context_menu", Shown)
+    window.view.canvas_scene().clearSelection()
+    critic = window.view.canvas_scene().node_items["critic"]
+    window.view.show_context_menu(QPointF(window.view.mapFromScene(critic.sceneBoundingRect().center())), QPoint())
+    assert offered == [(["critic"], offered[0][1])] and "Fork from here…" in offered[0][1]  # right-click, no click first
 
     async def scenario() -> ForkDialog | None:
         task = handler("critic")
@@ -109,3 +127,22 @@ def test_the_trace_and_timeline_docks_fork_requests_open_the_dialog(qtbot: QtBot
 
     drive(gui_loop, scenario())
     assert opened == [f"Fork run {source[:8]} at critic"] * 2
+
+
+def test_the_fork_dialog_names_what_a_changed_sub_graph_file_differs_in(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window, sub = sub_graph_caller_window(qtbot, tmp_path)
+    source = _recorded(window, gui_loop)
+
+    async def scenario() -> tuple[ForkDialog | None, ForkDialog | None]:
+        unchanged = await fork_actions.open_fork_dialog(window, source, "research/critic#1")
+        edit_node(sub, "critic", max_rounds=1)
+        return unchanged, await fork_actions.open_fork_dialog(window, source, "research/critic#1")
+
+    unchanged, dialog = drive(gui_loop, scenario())
+    assert unchanged is not None and unchanged.notice.isHidden()
+    unchanged.reject()
+    assert dialog is not None and not dialog.notice.isHidden()
+    assert "• research/critic: params changed" in dialog.notice.text()
+    assert dialog.recorded["max_rounds"] == 3  # the recorded version's parameters, not today's file
+    dialog.reject()

@@ -9,10 +9,13 @@ from typing import Any
 
 import qasync
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle, until
+from run_fixtures import drive, run_window, settle, sub_graph_caller_window, until
 
 from app.controllers.replay_runs import divergences
+from app.run_panel_wiring import confirm_replay_changes
+from engine.replay import RunChanges
 from engine.store.store import TraceStore
+from tests.engine.replay.sub_graph_files import edit_node
 from widgets.runs import RunsPanel
 
 
@@ -74,7 +77,8 @@ def test_a_changed_workflow_is_named_before_the_recorded_version_reruns(
     source = _recorded(window, gui_loop)
     window.document.workflow.nodes["executor"].params["prompt"] = "A different prompt"
     asked: list[tuple[str, list[str]]] = []
-    window.runs.replay_changes_handler = lambda run_id, lines, start: (asked.append((run_id, lines)), start())
+    window.runs.replay_changes_handler = lambda run_id, changes, start: (asked.append((run_id, changes.lines)),
+                                                                         start())
 
     async def scenario() -> str:
         started: list[str] = []
@@ -100,3 +104,43 @@ def test_a_run_that_cannot_be_rerun_says_why(qtbot: QtBot, gui_loop: qasync.QEve
     window.runs.error_reported.connect(lambda title, text: errors.append((title, text)))
     assert drive(gui_loop, window.runs.rerun_stored("nosuchrun")) is None
     assert errors and errors[0][0] == "The run cannot be re-run" and "nosuchrun" in errors[0][1]
+
+
+def test_a_changed_sub_graph_file_is_named_by_node_path_and_the_recorded_version_reruns(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    window, sub = sub_graph_caller_window(qtbot, tmp_path)
+    source = _recorded(window, gui_loop)
+    edit_node(sub, "critic", max_rounds=1)  # today's file: one round
+    asked: list[Any] = []
+    window.runs.replay_changes_handler = lambda run_id, changes, start: (asked.append(changes), start())
+    window.runs.gateway_factory = NoProvider
+
+    async def scenario() -> str:
+        started: list[str] = []
+        window.runs.run_started.connect(started.append)
+        window.runs.select_run(source)
+        window.actions_by_name["rerun"].trigger()
+        await until(lambda: started)
+        await window.runs.runs[started[0]].task
+        return started[0]
+
+    live = window.runs.runs[drive(gui_loop, scenario())]
+    assert asked and asked[0].lines == ["research/critic: params changed"] and not asked[0].unchecked
+    assert live.status() == "succeeded" and not divergences(live) and NoProvider.calls == 0
+    assert any(key.startswith("research/critic") for key in live.projection.nodes)  # the recorded version ran
+
+
+def test_the_dialog_names_what_differs_or_says_the_sub_graph_files_cannot_be_checked(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    window = run_window(qtbot, tmp_path, None)
+    started: list[str] = []
+    changed = confirm_replay_changes(window, "abcdef123", RunChanges(["research/critic: params changed"]),
+                                     lambda: started.append("go"))
+    assert changed.windowTitle() == "The workflow changed since this run"
+    assert "• research/critic: params changed" in changed.text() and "recorded versions" in changed.text()
+    old = confirm_replay_changes(window, "abcdef123", RunChanges(unchecked=["research"]), lambda: None)
+    assert old.windowTitle() == "Sub-graph files cannot be checked"
+    assert "cannot be checked against today's files" in old.text() and "today's sub-graph files" in old.text()
+    next(b for b in changed.buttons() if b.text() == "Re-run Recorded Version").click()
+    assert started == ["go"]
+    old.reject()

@@ -9,22 +9,15 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from engine.graph.generate import generate_workflow
-from tests.widgets.canvas_render import render
+from tests.widgets.canvas_render import large_canvas, render
 from widgets.canvas import CanvasScene, CanvasView, Minimap
-from widgets.canvas.overview import FAR_ZOOM, MAX_FAR_EDGES
+from widgets.canvas.overview import FAR_ZOOM
 from widgets.canvas.scene import BSP_DEPTH
 
 
 @pytest.fixture
 def big(qtbot):
-    wf = generate_workflow(1300, edges_per_node=3, seed=3)
-    assert len(wf.edges) > MAX_FAR_EDGES
-    scene = CanvasScene(wf)
-    view = CanvasView(scene)
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
+    wf, scene, view = large_canvas(qtbot)
     view.fit_to_view()
     view.settle_now()
     assert view.zoom() < FAR_ZOOM

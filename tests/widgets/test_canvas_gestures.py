@@ -90,3 +90,27 @@ def test_context_menu_offers_intents_for_the_selection(canvas, qtbot):
     with qtbot.waitSignal(view.ungroup_requested, timeout=1000) as blocker:
         ungroup.trigger()
     assert blocker.args == ["n3"]
+
+
+def test_right_click_on_a_node_outside_the_selection_makes_it_the_selection(canvas, monkeypatch):
+    _, scene, view = canvas
+    offered: list[tuple[list[str], list[str]]] = []
+
+    class Shown:  # the menu as built, without a blocking exec()
+        def __init__(self, view, scene_pos):
+            self.texts = [a.text() for a in build_context_menu(view, scene_pos).actions()]
+
+        def exec(self, _at):
+            offered.append((view.selected_node_ids(), self.texts))
+
+    monkeypatch.setattr("widgets.canvas.view_popups.build_context_menu", Shown)
+    view.select_nodes(["n0", "n1"])
+    on_n2 = QPointF(view.mapFromScene(scene.node_items["n2"].sceneBoundingRect().center()))
+    view.show_context_menu(on_n2, QPoint(0, 0))
+    assert offered[-1][0] == ["n2"]  # the clicked node, not the two selected before
+    assert "Group into sub-graph" not in offered[-1][1]
+    view.select_nodes(["n0", "n2"])
+    view.show_context_menu(on_n2, QPoint(0, 0))
+    assert sorted(offered[-1][0]) == ["n0", "n2"]  # inside the selection: the selection stays
+    view.show_context_menu(QPointF(5, 690), QPoint(0, 0))  # empty canvas: the selection stays too
+    assert sorted(offered[-1][0]) == ["n0", "n2"]

@@ -139,9 +139,9 @@ def test_a_run_shown_at_a_playback_moment_stands_still(qtbot: QtBot) -> None:
     panel.set_projection(projection)
     panel.show()
     qtbot.waitExposed(panel)
-    first = panel.now()
+    first = panel.run_time()
     qtbot.wait(250)
-    assert panel.now() == first == projection.elapsed_s
+    assert panel.run_time() == first == projection.elapsed_s
     assert not panel.live_timer.isActive()
 
 

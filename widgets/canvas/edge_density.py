@@ -56,11 +56,12 @@ def _bridge() -> _Bridge:
 
 
 class EdgeDensity:
-    def __init__(self, on_ready: Callable[[], None] | None = None) -> None:
+    def __init__(self, on_ready: Callable[[], None] | None = None, faintest: int = FAINTEST) -> None:
         self._images: dict[tuple[int, int, int], Built] = {}  # (generation, level, rgba) → image
         self._pending: set[tuple[int, int, int]] = set()
         self._generation = 0
         self.on_ready = on_ready  # called when an image built on the worker can be drawn
+        self.faintest = faintest  # opacity of a pixel crossed by one edge
         self.builds = 0  # images built (tests, benchmarks)
         self._bridge = _bridge()
 
@@ -71,25 +72,45 @@ class EdgeDensity:
         """An image is being built on the worker."""
         return bool(self._pending)
 
-    def draw(self, painter: QPainter, lines: list[QLineF], color: QColor) -> None:
-        """Draw `lines` (the same list until `invalidate`) as a density image in `color`."""
-        level = math.ceil(math.log2(max(painter.worldTransform().m11(), 1e-6)))
-        key = (self._generation, level, color.rgba())
+    def draw(self, painter: QPainter, lines: list[QLineF], color: QColor, scale: float | None = None,
+             build_now: bool = True) -> bool:
+        """Draw `lines` (the same list until `invalidate`) as a density image in `color`, at the
+        painter's zoom (or `scale`) rounded up to a power of two; `build_now` False: when no image at
+        all is built yet, start one on the worker and draw nothing (False)."""
+        key = self._key(scale or painter.worldTransform().m11(), color)
         built = self._images.get(key)
         if built is None:
             built = self._closest(key)
-            if built is None:  # nothing to show yet: build this one now
-                built = _rasterise(lines, 2.0**level, color)
+            if built is None and build_now:  # nothing to show yet: build this one now
+                built = _rasterise(lines, 2.0 ** key[1], color, self.faintest)
                 self._keep(key, built)
-            elif key not in self._pending:
-                self._pending.add(key)
-                _POOL.submit(_build_async, weakref.ref(self), self._bridge, key, list(lines), color)
+            else:
+                self._submit(key, lines, color)
         if built is None:
-            return
+            return False
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         painter.drawImage(built[1], built[0])
         painter.restore()
+        return True
+
+    def prepare(self, lines: list[QLineF], scale: float, color: QColor) -> None:
+        """Start building the image `draw` will want at `scale` on the worker, unless it is built."""
+        key = self._key(scale, color)
+        if key not in self._images:
+            self._submit(key, lines, color)
+
+    def has_current(self, scale: float, color: QColor) -> bool:
+        """The image `draw` wants at `scale` is built for the lines as they are now (no stand-in)."""
+        return self._key(scale, color) in self._images
+
+    def _key(self, scale: float, color: QColor) -> tuple[int, int, int]:
+        return (self._generation, math.ceil(math.log2(max(scale, 1e-6))), color.rgba())
+
+    def _submit(self, key: tuple[int, int, int], lines: list[QLineF], color: QColor) -> None:
+        if key not in self._pending:
+            self._pending.add(key)
+            _POOL.submit(_build_async, weakref.ref(self), self._bridge, key, list(lines), color, self.faintest)
 
     def _closest(self, key: tuple[int, int, int]) -> Built | None:
         """The best stand-in: this generation before older ones, then the nearest level."""
@@ -117,9 +138,9 @@ class EdgeDensity:
 
 
 def _build_async(owner: weakref.ref[EdgeDensity], bridge: _Bridge, key: tuple[int, int, int],
-                 lines: list[QLineF], color: QColor) -> None:
+                 lines: list[QLineF], color: QColor, faintest: int) -> None:
     """On the worker: build the image, then hand it to its owner on the GUI thread (if still alive)."""
-    built = _rasterise(lines, 2.0 ** key[1], color)
+    built = _rasterise(lines, 2.0 ** key[1], color, faintest)
 
     def deliver() -> None:
         density = owner()
@@ -129,7 +150,7 @@ def _build_async(owner: weakref.ref[EdgeDensity], bridge: _Bridge, key: tuple[in
     bridge.done.emit(deliver)
 
 
-def _rasterise(lines: list[QLineF], scale: float, color: QColor) -> Built | None:
+def _rasterise(lines: list[QLineF], scale: float, color: QColor, faintest: int = FAINTEST) -> Built | None:
     """Count the edges crossing each pixel at `scale` (capped at `MAX_PIXELS`) → (image, scene area)."""
     import numpy as np
 
@@ -152,8 +173,8 @@ def _rasterise(lines: list[QLineF], scale: float, color: QColor) -> Built | None
         xs = (np.repeat(x1, steps) + np.repeat(dx / div, steps) * offsets).astype(np.int32)
         ys = (np.repeat(y1, steps) + np.repeat(dy / div, steps) * offsets).astype(np.int32)
         counts += np.bincount(ys * np.int32(width) + xs, minlength=width * height)[: width * height]
-    level = np.log1p(counts.astype(np.float32)) * np.float32((255 - FAINTEST) / math.log1p(max(1, int(counts.max()))))
-    alpha = np.where(counts > 0, level + np.float32(FAINTEST), np.float32(0)).astype(np.uint32)
+    level = np.log1p(counts.astype(np.float32)) * np.float32((255 - faintest) / math.log1p(max(1, int(counts.max()))))
+    alpha = np.where(counts > 0, level + np.float32(faintest), np.float32(0)).astype(np.uint32)
     red, green, blue = color.red(), color.green(), color.blue()
     argb = (alpha << 24) | ((alpha * red // 255) << 16) | ((alpha * green // 255) << 8) | (alpha * blue // 255)
     pixels = np.ascontiguousarray(argb.reshape(height, width), dtype=np.uint32)

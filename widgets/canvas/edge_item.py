@@ -18,6 +18,8 @@ Invariants:
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainterPath, QPainterPathStroker, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
@@ -30,6 +32,7 @@ from widgets.canvas.theme import theme_for
 from widgets.role_style import port_color
 
 _ARROW = 7.0
+LONG_EDGE = 1200.0  # scene px: a line longer than ~4 columns of nodes (coarse pictures draw it from an image)
 _REACH = 40.0  # how far an edge runs straight out of / into its port
 
 
@@ -73,6 +76,7 @@ class EdgeItem(QGraphicsRectItem):
             left, right = min(ex - _REACH, ex), max(sx + _REACH, sx)
             top, bottom = min(sy, ey), max(sy, ey, low)
         self._ends = (sx, sy, ex, ey, dx, low)
+        self.long = math.hypot(ex - sx, ey - sy) > LONG_EDGE  # its line is longer than `LONG_EDGE`
         self._curve: QPainterPath | None = None
         self._line: QLineF | None = None
         self._arrow: QPolygonF | None = None

@@ -66,20 +66,27 @@ class EdgeLayer(QGraphicsItem):
         self._paint_edges(painter, area)
 
     def _paint_picture(self, painter: QPainter, area: QRectF) -> None:
-        """What the picture shows: the edges and, while the node items are paused, the nodes."""
-        self._paint_edges(painter, area)
+        """What the picture shows: the edges and, while the node items are paused, the nodes. A zoom
+        picture below `LOD_LABELS` on a large graph takes the plain long edges from the overview's
+        coarse image (stroking ~2,500 of them as the zoom crosses `LOD_SIMPLE` cost 32–47 ms)."""
         scene: CanvasScene = self.scene()  # type: ignore[assignment]
+        coarse = scene.paused.active and painter.worldTransform().m11() < LOD_LABELS
+        self._paint_edges(painter, area, skip_long=coarse and scene.overview.draw_long_edges(painter))
         if not scene.paused.active:
             return
         theme = scene.theme
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        for node in scene.paused.nodes():
-            if area.intersects(node.sceneBoundingRect()):
-                node.draw_snapshot(painter, theme)
+        for node in scene.paused.nodes_in(area):
+            node.draw_snapshot(painter, theme)
 
-    def _paint_edges(self, painter: QPainter, area: QRectF) -> None:
+    def _paint_edges(self, painter: QPainter, area: QRectF, skip_long: bool = False) -> None:
+        """The edges meeting `area`; `skip_long`: not the plain (unselected, unmarked) long ones."""
         scene: CanvasScene = self.scene()  # type: ignore[assignment]
-        if scene.paused.active:  # the index skips hidden items: look the edges up directly
+        if skip_long:  # they are in the coarse image already drawn
+            selected = set(scene.selectedItems())
+            edges = [e for e in scene.edge_items.values()
+                     if (not e.long or e.severity is not None or e in selected) and area.intersects(e.bounds)]
+        elif scene.paused.active:  # the index skips hidden items: look the edges up directly
             edges = [e for e in scene.edge_items.values() if area.intersects(e.bounds)]
         else:
             edges = [i for i in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder) if type(i) is EdgeItem]

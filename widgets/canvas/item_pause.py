@@ -21,6 +21,8 @@ import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QRectF
+
 if TYPE_CHECKING:
     from widgets.canvas.node_item import NodeItem
     from widgets.canvas.scene import CanvasScene
@@ -54,10 +56,11 @@ class ItemPause:
                 if not item.isVisible():
                     item.setVisible(True)
 
-    def nodes(self) -> Iterator[NodeItem]:
-        """The paused node items (none when not paused)."""
+    def nodes_in(self, area: QRectF) -> Iterator[NodeItem]:
+        """The paused node items meeting scene `area` (none when not paused)."""
         if self.active:
-            return (item for item in self.scene.node_items.values() if not item.isVisible())
+            return (item for item in self.scene.node_items.values()
+                    if area.intersects(item.sceneBoundingRect()) and not item.isVisible())
         return iter(())
 
 

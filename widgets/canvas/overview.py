@@ -11,7 +11,10 @@ Edges are always shown: as hairlines, or, when there are more than `MAX_FAR_EDGE
 one `EdgeDensity` image of the whole graph (built on a worker) drawn every frame.
 
 While the view pans or zooms in this mode (`scene.moving`) the drawing comes from a
-`LayerCache` picture, and the scene pauses the items (`ItemPause`).
+`LayerCache` picture, and the scene pauses the items (`ItemPause`). With more than
+`MAX_FAR_EDGES` edges that picture draws them coarsely from `FAR_ZOOM` up (`CoarseEdges`: short
+edges as lines, long ones from a density image), so repainting it costs a blit, not ~15,000
+long hairlines; at rest every edge is stroked again.
 
 While nodes are dragged (`scene.fast_mode`) the selected nodes and their edges are *live*: left
 out of the batch (built once when the drag starts) and drawn directly on top each frame, so a
@@ -32,6 +35,7 @@ from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from widgets.canvas.coarse_edges import CoarseEdges
 from widgets.canvas.edge_density import EdgeDensity
 from widgets.canvas.layer_cache import LayerCache
 from widgets.canvas.node_item import NodeItem
@@ -59,6 +63,7 @@ class OverviewPainter:
         self._edges_stale = True
         self.cache = LayerCache()
         self.density = EdgeDensity(self._on_density_ready)
+        self.coarse = CoarseEdges(self._on_coarse_ready)  # the edges of a moving picture in the band
         self.builds = 0  # batches built (tests, benchmarks)
 
     def set_active(self, active: bool) -> None:
@@ -106,6 +111,11 @@ class OverviewPainter:
         if self.active and shiboken6.isValid(self.scene):  # the scene may be gone by the time a build ends
             self.scene.update()
 
+    def _on_coarse_ready(self) -> None:
+        """Only a picture of a gesture shows the coarse edges: at rest nothing changes on screen."""
+        if self.scene.moving:
+            self._on_density_ready()
+
     def nodes_moved(self, node_ids: Iterable[str]) -> None:
         """Nodes moved and their edges were updated: when they are the live (dragged) ones, repaint
         only where they were and where they are now; else rebuild the batch."""
@@ -135,6 +145,7 @@ class OverviewPainter:
         if self._edges_stale or live_edges != set(self._live_edges):
             self._lines = [edge.line() for edge in scene.edge_items.values() if edge not in live_edges]
             self.density.invalidate()
+            self.coarse.invalidate()
             self._edges_stale = False
         self._live_nodes, self._live_edges = live_nodes, list(live_edges)
         entries = self._entries
@@ -157,28 +168,44 @@ class OverviewPainter:
     def paint(self, painter: QPainter, exposed: QRectF) -> None:
         if self._boxes is None:
             self._boxes = self._build()
+        many = len(self._lines) > MAX_FAR_EDGES
+        if many and not self._live_nodes and (self.scene.moving or painter.worldTransform().m11() >= FAR_ZOOM):
+            self.coarse.prepare(self._lines, self.scene.theme.edge)  # before a picture in the band needs it
         if self.scene.moving and not self._live_nodes:
-            self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_batch, scaled=self.scene.zooming)
+            self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_picture, scaled=self.scene.zooming)
         else:
             self._paint_batch(painter, exposed)
         if self._live_nodes:
             self._paint_live(painter)
 
-    def _paint_batch(self, painter: QPainter, exposed: QRectF) -> None:
+    def _paint_picture(self, painter: QPainter, exposed: QRectF) -> None:
+        """What the picture of a pan or zoom shows: the batch, with the edges coarse in the band."""
+        self._paint_batch(painter, exposed, coarse=True)
+
+    def _paint_batch(self, painter: QPainter, exposed: QRectF, coarse: bool = False) -> None:
         boxes = self._boxes or {}
         theme = self.scene.theme
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        if len(self._lines) <= MAX_FAR_EDGES or painter.worldTransform().m11() >= FAR_ZOOM:
+        if len(self._lines) > MAX_FAR_EDGES and painter.worldTransform().m11() < FAR_ZOOM:
+            self.density.draw(painter, self._lines, theme.edge)
+        elif not (coarse and len(self._lines) > MAX_FAR_EDGES and self.coarse.draw(painter, self._lines, theme.edge)):
             painter.setPen(QPen(theme.edge, 0))
             painter.drawLines(self._lines)
-        else:
-            self.density.draw(painter, self._lines, theme.edge)
         painter.setPen(Qt.PenStyle.NoPen)
         for color, rects in boxes.items():
             painter.setBrush(QColor(color))
             painter.drawRects(rects)
         painter.restore()
+
+    def draw_long_edges(self, painter: QPainter) -> bool:
+        """For the edge layer's zoom picture: the long edges (`LONG_EDGE`) from the coarse image, when
+        the graph is large and the image shows the edges as they are now; else False."""
+        if len(self.scene.edge_items) <= MAX_FAR_EDGES or self.scene.fast_mode:
+            return False
+        if self._boxes is None or self._edges_stale:
+            self._boxes = self._build()
+        return self.coarse.draw_long(painter, self._lines, self.scene.theme.edge)
 
     def _paint_live(self, painter: QPainter) -> None:
         """The dragged nodes and their edges, where they are now."""

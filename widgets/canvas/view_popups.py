@@ -50,6 +50,13 @@ class ViewPopupsMixin:
         popup.focus_filter()
 
     def show_context_menu(self: Any, view_pos: QPointF, global_pos: QPoint) -> None:
+        """The menu acts on what was right-clicked: an item outside the selection becomes the selection first
+        (as in every editor), so "Fork from here…" or "Delete" never apply to something else, or to nothing."""
+        hit = self.item_at_view(view_pos)
+        if hit is not None and not hit.isSelected():
+            self.settle_now()
+            self.canvas_scene().clearSelection()
+            hit.setSelected(True)
         menu = build_context_menu(self, self.mapToScene(view_pos.toPoint()))
         menu.exec(global_pos)
 

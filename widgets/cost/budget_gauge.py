@@ -1,8 +1,9 @@
 """`BudgetGauge`: one budget of a run (tokens, cost, deadline, model calls) as a bar: used against its limit.
 
 Levels: "ok" below 75 %, "amber" from 75 %, "red" from 90 % (and over); "none" when the run sets no
-such limit (the bar then says "no limit" and shows only what was used). The colours follow the
-widget's palette (light or dark).
+such limit (the bar then says "no limit" and shows only what was used). A note (the Deadline's
+"+ 2.0 s held = 5.4 s") is drawn under the bar when the gauge is given the room (`NOTE_HEIGHT`), and is in
+its tooltip. The colours follow the widget's palette (light or dark).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QP
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 AMBER_AT, RED_AT = 0.75, 0.90
+NOTE_HEIGHT = 16  # the row under the bar for a note
 _FILL = {"ok": ("#2da44e", "#3fb950"), "amber": ("#d4a017", "#e3b341"), "red": ("#cf222e", "#f85149"),
          "none": ("#8c959f", "#6e7681")}
 
@@ -31,6 +33,7 @@ class BudgetGauge(QWidget):
         self.limit: float | None = None
         self.level = "none"
         self.text = "no limit"
+        self.note = ""
         self.setMinimumHeight(54)  # name, figures (below the name when the gauge is narrow), bar
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setAutoFillBackground(True)  # opaque: a new value repaints the gauge, not the dock and window under it
@@ -38,14 +41,14 @@ class BudgetGauge(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(160, 54)
 
-    def set_value(self, used: float, limit: float | None, used_text: str, limit_text: str) -> None:
+    def set_value(self, used: float, limit: float | None, used_text: str, limit_text: str, note: str = "") -> None:
         level = level_of(used, limit)
         text = f"{used_text} / {limit_text} · {used / limit:.0%}" if limit else f"{used_text} · no limit"
-        if (used, limit, level, text) == (self.used, self.limit, self.level, self.text):
+        if (used, limit, level, text, note) == (self.used, self.limit, self.level, self.text, self.note):
             return
-        self.used, self.limit, self.level, self.text = used, limit, level, text
+        self.used, self.limit, self.level, self.text, self.note = used, limit, level, text, note
         self.setToolTip(f"{self.title}: {text}" + {"amber": " — nearing its limit", "red": " — at its limit"}
-                        .get(level, ""))
+                        .get(level, "") + (f" ({note})" if note else ""))
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -82,4 +85,9 @@ class BudgetGauge(QWidget):
         painter.setPen(QPen(colour))
         painter.drawText(text_row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
                          metrics.elidedText(self.text, Qt.TextElideMode.ElideLeft, int(text_row.width())))
+        if self.note and self.height() >= bar.bottom() + NOTE_HEIGHT:
+            painter.setPen(QPen(text_colour))
+            painter.drawText(QRectF(2, bar.bottom() + 1, self.width() - 4, NOTE_HEIGHT - 1),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                             metrics.elidedText(self.note, Qt.TextElideMode.ElideRight, self.width() - 4))
         painter.end()

@@ -1,9 +1,12 @@
 """`CostPanel`: the Cost & tokens dock — budget gauges, live cumulative cost and token plots with the
 run's budget lines, and per-node / per-model breakdowns.
 
-Gauges: tokens, cost, deadline (elapsed as the deadline counts it vs `deadline_s`) and model calls
-(vs `max_model_calls`); amber from 75 %, red from 90 %, "no limit" when the run sets none. The node filter
-restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
+Gauges: tokens, cost, deadline and model calls (vs `max_model_calls`); amber from 75 %, red from 90 %,
+"no limit" when the run sets none. The deadline reads the run's time now — the Timeline's,
+`RunPanel.run_time` — as the deadline counts it (`RunProjection.deadline_elapsed`: holds left out, and said
+under its bar with the run's time), at every moment: live it follows the clock every `CLOCK_TICK_MS`, at a
+playback moment it is the moment's, never the last `BudgetUpdated`'s (said only after a model call). The
+node filter restricts both breakdowns to that node (and the nodes inside it) and draws its own cumulative usage
 on the plots. A cost the gateway could not price says "price unknown", never "$0".
 
 What it shows is a `CostView` (`usage_series`): built here for a live run, and off the GUI thread by
@@ -24,7 +27,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges, RunProjection
-from widgets.cost.budget_gauge import BudgetGauge
+from widgets.cost.budget_gauge import NOTE_HEIGHT, BudgetGauge
 from widgets.cost.usage_models import ModelUsageModel, NodeUsageModel, cost_text
 from widgets.cost.usage_plots import UsagePlot
 from widgets.cost.usage_series import CostView, cost_view, node_series
@@ -32,6 +35,7 @@ from widgets.run_panel import RunPanel
 
 ROW_HEIGHT = 22
 PLOT_INTERVAL_MS = 200  # live plots redraw at most this often (the tables and gauges every flush)
+CLOCK_TICK_MS = 100  # while the run is live the Deadline gauge follows the clock this often (as the Timeline)
 
 
 def _seconds(value: float) -> str:
@@ -76,8 +80,12 @@ class CostPanel(RunPanel):
         self.plot_timer = QTimer(self)
         self.plot_timer.setSingleShot(True)
         self.plot_timer.timeout.connect(self._on_plot_timer_timeout)
+        self.clock_timer = QTimer(self)
+        self.clock_timer.setInterval(CLOCK_TICK_MS)
+        self.clock_timer.timeout.connect(self._on_clock_timer_timeout)
         gauges = QHBoxLayout()
         for gauge in self.gauges.values():
+            gauge.setMinimumHeight(gauge.minimumHeight() + NOTE_HEIGHT)  # room for the Deadline's held time
             gauges.addWidget(gauge)
         plots = QSplitter(Qt.Orientation.Horizontal)
         plots.addWidget(self.cost_plot)
@@ -118,6 +126,8 @@ class CostPanel(RunPanel):
     def update_from(self, changes: ProjectionChanges) -> None:
         usage = changes.usage or changes.run or bool(changes.nodes)
         if not usage:
+            if self.projection is not None:
+                self._show_deadline(self.projection)  # the run's time moved with its events
             return
         wait_ms = PLOT_INTERVAL_MS - (time.monotonic() - self._plotted_at) * 1000
         later = wait_ms > 0 and self.projection is not None and not self.projection.finished
@@ -134,6 +144,7 @@ class CostPanel(RunPanel):
     def _show(self, *, tables: bool, plots: bool, changed: set[str] | None = None) -> None:
         p = self.projection
         if p is None:
+            self.clock_timer.stop()
             for gauge in self.gauges.values():
                 gauge.set_value(0, None, "—", "")
             empty = (np.empty(0), np.empty(0))
@@ -164,18 +175,28 @@ class CostPanel(RunPanel):
         budget = p.budget
         tokens = max(p.tokens_in + p.tokens_out, budget.tokens if budget else 0)
         cost = max(p.cost_usd, budget.cost_usd if budget else 0.0)
-        elapsed = budget.elapsed_s if budget is not None and not p.finished else (p.duration_s or p.elapsed_s)
-        if budget is not None:
-            elapsed = max(elapsed, budget.elapsed_s)
         calls = sum(m.calls for m in p.usage.by_model.values())
         unpriced = sum(m.unpriced_calls for m in p.usage.by_model.values())
         lim = limits.get
         self.gauges["tokens"].set_value(tokens, lim("tokens"), f"{tokens:,}", f"{lim('tokens', 0):,.0f}")
         self.gauges["cost_usd"].set_value(cost, lim("cost_usd"), cost_text(cost, unpriced),
                                           f"${lim('cost_usd', 0):.2f}")
-        self.gauges["deadline_s"].set_value(elapsed, lim("deadline_s"), _seconds(elapsed),
-                                            f"{lim('deadline_s', 0):.0f} s")
         self.gauges["model_calls"].set_value(calls, lim("model_calls"), f"{calls:,}", f"{lim('model_calls', 0):.0f}")
+        self._show_deadline(p, lim("deadline_s"))
+
+    def _show_deadline(self, p: RunProjection, limit: float | None = None) -> None:
+        """The Deadline gauge at the run's time now (the Timeline's), holds left out and said."""
+        limit = p.limits().get("deadline_s") if limit is None else limit
+        now = self.run_time()
+        counted = p.deadline_elapsed(now)
+        held = now - counted
+        note = f"+ {_seconds(held)} held = {_seconds(now)}" if held >= 0.05 else ""  # the Timeline's time
+        self.gauges["deadline_s"].set_value(counted, limit, _seconds(counted), f"{limit or 0:.0f} s", note)
+        live = not p.finished and p.status != "pending" and self.clock_running
+        if live and not self.clock_timer.isActive():
+            self.clock_timer.start()
+        elif not live:
+            self.clock_timer.stop()
 
     def _show_plots(self, p: RunProjection, view: CostView) -> None:
         assert view.cost is not None and view.tokens is not None  # built with its lines (`_show`'s `plots`)
@@ -205,6 +226,10 @@ class CostPanel(RunPanel):
         if self.projection is not None:
             self._show_plots(self.projection, cost_view(self.projection, self.node_filter))
             self._plotted_at = time.monotonic()
+
+    def _on_clock_timer_timeout(self) -> None:
+        if self.projection is not None:
+            self._show_deadline(self.projection)
 
     def _on_node_table_activated(self, index: object) -> None:
         node_id = self.node_model.index(index.row(), 0).data(Qt.ItemDataRole.UserRole)  # type: ignore[attr-defined]

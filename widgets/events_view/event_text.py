@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import events as ev
+from engine.budget import kind_now, reason_now
 from engine.projection import RunProjection
 from engine.projection.rows import is_priced
 
@@ -85,11 +86,12 @@ def _summary(e: ev.Event) -> str:  # one case per event kind
     if isinstance(e, ev.RunPlanned):
         return f"{len(e.nodes)} nodes planned"
     if isinstance(e, ev.RunFinished):
-        return f"{e.status} · {e.tokens_in + e.tokens_out} tokens · ${e.cost_usd:.4f}" + (f" · {e.reason}" if e.reason else "")
+        return f"{e.status} · {e.tokens_in + e.tokens_out} tokens · ${e.cost_usd:.4f}" + (
+            f" · {reason_now(e.reason)}" if e.reason else "")
     if isinstance(e, ev.BudgetUpdated):
         return f"{e.tokens} tokens · ${e.cost_usd:.4f} · {e.elapsed_s:.1f} s"
     if isinstance(e, ev.BudgetExceeded):
-        return f"{e.budget}: {e.actual:g} > {e.limit:g}"
+        return f"{kind_now(e.budget)}: {e.actual:g} > {e.limit:g}"
     if isinstance(e, ev.HumanDecisionRequested):
         return _short(e.prompt)
     if isinstance(e, ev.HumanDecisionMade):

@@ -1,7 +1,8 @@
 """`ForkDialog`: fork a past run at a node's execution with that node's prompt, model or parameters
 changed. Non-modal (shown with `show()`, never `exec()`); shows the recorded values and emits `fork_requested(model, prompt,
 params)` with only what the person changed (None / {} for what stays as recorded). Everything before
-the fork point is served from the recording; the node and what follows it run live.
+the fork point is served from the recording; the node and what follows it run live. `notice` (plain text)
+says how today's workflow differs from the versions the run ran, when it does.
 
 Parameters are edited as `key = value` lines (a value that reads as JSON is taken as JSON: numbers,
 true/false, lists); a line without "=" is refused in the dialog, naming the line.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -32,7 +33,7 @@ class ForkDialog(QDialog):
     fork_requested = Signal(object, object, dict)  # model (str | None), prompt (str | None), params {key: text}
 
     def __init__(self, run_id: str, node_id: str, execution: int, seq: int, params: dict[str, Any],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, notice: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Fork run {run_id[:8]} at {node_id}")
         self.recorded = dict(params)
@@ -40,6 +41,10 @@ class ForkDialog(QDialog):
         intro = QLabel(f"Fork run <b>{run_id[:8]}</b> at <b>{node_id}</b>, execution {execution} (event {seq}). "
                        "Everything before is served from the recording; this node and what follows run live.", self)
         intro.setWordWrap(True)
+        self.notice = QLabel(notice, self)  # what today's workflow changes in the recorded versions
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.setVisible(bool(notice))
         self.model_edit = QLineEdit(str(params.get("model") or ""), self)
         self.model_edit.setPlaceholderText("the workflow's default model")
         self.prompt_edit = QPlainTextEdit(str(params.get(self.prompt_key) or ""), self)
@@ -56,6 +61,7 @@ class ForkDialog(QDialog):
         self.fork_button = buttons.addButton("Fork and Run", QDialogButtonBox.ButtonRole.AcceptRole)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
+        layout.addWidget(self.notice)
         layout.addLayout(form, 1)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)

@@ -20,8 +20,6 @@ are cut from the whole run's too (`rewind_cut`, `prepare_here`), so a move back 
 
 from __future__ import annotations
 
-import time
-
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor
@@ -59,7 +57,6 @@ class TimelinePanel(RunPanel):
         self.follow = True
         self._fork_menu: QMenu | None = None
         self._lanes_dirty = False
-        self._received = (0.0, time.monotonic())  # (last event ts, when it arrived)
         self._run_id: str | None = None  # the run shown
         self._run_end = 0.0  # the furthest time shown of that run ("Follow" fits up to there)
         self._fitted: tuple[float, ...] | None = None  # the range "Follow" set last (setting it again repaints)
@@ -139,7 +136,6 @@ class TimelinePanel(RunPanel):
         if not same_run:
             self.follow, self._run_end, self._fitted = True, 0.0, None
             self._run_id = p.run_id if p is not None else None
-        self._received = (p.elapsed_s if p is not None else 0.0, time.monotonic())
         self.item.show_arrays(self.arrays, self._strip_source(p, same_run))
         self.axis.set_labels(self.arrays.lane_labels)
         self._refresh(lanes_changed=True)
@@ -153,13 +149,13 @@ class TimelinePanel(RunPanel):
         if same_run and whole is not None and events < whole[2]:
             if self._whole_cut is None or not self._whole_cut.current(whole[0], whole[1]):
                 self._whole_cut = WholeRun(whole[0], whole[1])
-            return MomentCut.of(self._whole_cut, self.arrays, self.now())
+            return MomentCut.of(self._whole_cut, self.arrays, self.run_time())
         if whole is None or whole[0] is not self.arrays:
-            self._whole, self._whole_cut = (self.arrays, self.now(), events), None
-        if self._whole_cut is not None and not self._whole_cut.current(self.arrays, self.now()):
+            self._whole, self._whole_cut = (self.arrays, self.run_time(), events), None
+        if self._whole_cut is not None and not self._whole_cut.current(self.arrays, self.run_time()):
             self._whole_cut = None
         if self._whole_cut is None and (p is None or not self.clock_running or p.finished):
-            self._whole_cut = WholeRun(self.arrays, self.now())  # a run that no longer changes: strips kept
+            self._whole_cut = WholeRun(self.arrays, self.run_time())  # a run that no longer changes: strips kept
         return self._whole_cut
 
     def update_from(self, changes: ProjectionChanges) -> None:
@@ -173,12 +169,11 @@ class TimelinePanel(RunPanel):
         if changes.spans_changed:
             self.arrays.refresh(p, changes.spans_changed)
         self.arrays.scan_events(p)
-        self._received = (p.elapsed_s, time.monotonic())
         if self._whole is not None and self._whole[0] is self.arrays:  # the run shown whole grew
-            self._whole, self._whole_cut = (self.arrays, self.now(), len(p.events)), None
+            self._whole, self._whole_cut = (self.arrays, self.run_time(), len(p.events)), None
             self.item.strip_source = None
         elif isinstance(self.item.strip_source, MomentCut) and self._whole_cut is not None:  # playback stepped on
-            self.item.strip_source = MomentCut.of(self._whole_cut, self.arrays, self.now())
+            self.item.strip_source = MomentCut.of(self._whole_cut, self.arrays, self.run_time())
         self._lanes_dirty = self._lanes_dirty or len(self.arrays.lane_ids) != lanes
         if self.live_timer.isActive() and not p.finished:
             return  # live: the timer redraws what came in, at most every LIVE_TICK_MS
@@ -189,15 +184,6 @@ class TimelinePanel(RunPanel):
         self._apply_filter()
 
     # -- reading ----------------------------------------------------------------------------------
-    def now(self) -> float:
-        """The run's time now: the last event's while stored, finished or shown at a playback moment
-        (`clock_running` False), growing with the clock while live."""
-        p = self.projection
-        last, at = self._received
-        if p is None or p.finished or p.status == "pending" or not self.clock_running:
-            return last
-        return last + (time.monotonic() - at)
-
     def span_row_at(self, scene_pos: QPointF) -> int | None:
         if not self.view_box.sceneBoundingRect().contains(scene_pos):
             return None
@@ -209,7 +195,7 @@ class TimelinePanel(RunPanel):
     def _refresh(self, *, lanes_changed: bool) -> None:
         self._lanes_dirty = False
         p = self.projection
-        now = self.now()
+        now = self.run_time()
         self.item.data_changed(now)
         if lanes_changed:
             self.axis.set_labels(self.arrays.lane_labels)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,35 @@ def test_a_bundle_with_a_sub_graph_replays_forks_and_checks_without_its_file(
     assert run is not None
     found = check_stored_run(target, run, recorded_contracts(target, run))
     assert [(r.sub_graph, r.passed) for r in found] == [("research", False)]
+
+
+def _filed(path: Path) -> dict[str, tuple[str, str]]:
+    """Version hash → (workflow id, that workflow's name) as the store at `path` files each version."""
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT v.hash, v.workflow_id, w.name FROM workflow_versions v "
+                            "JOIN workflows w ON w.id = v.workflow_id").fetchall()
+    return {version: (wf_id, name) for version, wf_id, name in rows}
+
+
+def test_an_imported_sub_graph_version_is_filed_under_its_own_workflow_as_a_recorded_run_files_it(
+        sub_graph_bundle: Path, target: TraceStore, tmp_path: Path) -> None:
+    bundle = import_bundle(target, sub_graph_bundle)
+    (version,) = bundle.sub_graphs
+    recorded_here, imported = _filed(tmp_path / "source.db"), _filed(target.path)
+    assert imported == recorded_here  # the run's version and the sub-graph's, each under its own workflow
+    assert imported[version] == ("example-triad", "Triad: plan, execute, review")
+    assert imported[target.get_run(bundle.run_id).workflow_hash][0] == "wf-test"  # type: ignore[union-attr]
+    NoProvider.calls = 0  # the sub-graph's file is gone: the imported version is what runs
+    _, result = asyncio.run(replay(target, bundle.run_id, live=NoProvider()))
+    assert NoProvider.calls == 0 and result.status == "succeeded"
+
+    async def fork() -> str:
+        setup, _ = prepare_fork(target, load_source(target, bundle.run_id), "research/executor#1",
+                                live=SimGateway(), model="sim/other")
+        forked = await start_replay(setup, target).wait()
+        return f"{forked.status} {forked.reason}"
+
+    assert asyncio.run(fork()).startswith("succeeded")
 
 
 def test_altered_missing_or_extra_sub_graph_versions_are_refused(sub_graph_bundle: Path, target: TraceStore) -> None:

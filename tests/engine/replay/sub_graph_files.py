@@ -41,3 +41,10 @@ async def record_caller(store: TraceStore | None, folder: Path) -> tuple[Run, Ru
     """A run of `caller()` with its sub-graph file in `folder` (written first with `write_sub_graph`)."""
     run = Run(compile_workflow(caller(), base_dir=folder), gateway=SimGateway(), store=store)
     return run, await run.wait()
+
+
+def edit_node(path: Path, node_id: str, **params: Any) -> None:
+    """Change parameters of node `node_id` in the workflow file `path` (today's file differs from a run's)."""
+    doc = json.loads(path.read_text())
+    next(n for n in doc["nodes"] if n["id"] == node_id)["params"].update(params)
+    path.write_text(json.dumps(doc))
