@@ -121,9 +121,6 @@ def window_with_stored_run(prefix: str) -> tuple[Any, Any, int]:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     db = Path(folder) / "trace.db"
     count = store_run(db)
-    from app.serial_painting import paint_on_the_gui_thread
-
-    paint_on_the_gui_thread()  # as `app.gui.application` does before its QApplication
     app = QApplication.instance() or QApplication(sys.argv[:1])
     from app.document import Document
     from app.event_loop import create_event_loop

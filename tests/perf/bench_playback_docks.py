@@ -35,7 +35,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication
 
-from app.serial_painting import paint_on_the_gui_thread
 from engine.projection import RunProjection
 from engine.projection.checkpoints import ProjectionCheckpoints, position_after
 from tests.perf.bench_open_run import RUN_ID, store_run
@@ -112,7 +111,6 @@ def figures(name: str, samples: list[tuple[float, float, float, float]], **commo
 
 
 def main() -> None:
-    paint_on_the_gui_thread()  # as the app does before its QApplication (`app.gui.application`)
     app = QApplication.instance() or QApplication([])
     events = stored_events()
     whole = RunProjection()
