@@ -28,6 +28,7 @@ from app.event_loop import create_event_loop, run_until_quit
 from app.gui_collector import GuiThreadCollector
 from app.main_window import MainWindow
 from app.preload import preload_for
+from app.serial_painting import paint_on_the_gui_thread
 from app.themes import apply_theme
 from app.window_wiring import show_theme
 from engine.graph.model import Workflow
@@ -47,6 +48,7 @@ def application() -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app
+    paint_on_the_gui_thread()
     app = QApplication(sys.argv[:1])
     app.setApplicationName("Triadic")
     app.setOrganizationName("Triadic")

@@ -1,4 +1,4 @@
-"""Test-wide set-up: headless Qt, offline litellm prices, and a throwaway tokenizer cache per session."""
+"""Test-wide set-up: headless Qt painting as the window does, offline litellm prices, and a throwaway tokenizer cache per session."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import gc
 import os
 import tempfile
 
+from app.serial_painting import paint_on_the_gui_thread
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+paint_on_the_gui_thread()  # as the window does, before pytest-qt builds the QApplication
 
 # The tokenizer cache of this test session (engine.llm.token_cache): never the user's own cache dir.
 os.environ.setdefault("TRIADIC_CACHE_DIR", tempfile.mkdtemp(prefix="triadic-test-cache-"))

@@ -16,7 +16,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-import app.controllers.playback as playback_module
+import app.controllers.playback_moves as playback_module
 from tests.perf.open_run_frames import emit
 
 

@@ -10,6 +10,7 @@ counted per node and shown in its chip and tooltip, whether the call then succee
 
 Invariants:
 - only the nodes a flush names are re-read and repainted (`changes.nodes`); nothing is done per event;
+  `show` of the same run at another moment repaints only the nodes whose decor differs;
 - one `QTimer` drives every animation (the running nodes' marching outline, the edge flashes) and
   runs only while something animates; it repaints only the running nodes' and flashing edges' areas;
 - node ids the canvas does not show (a sub-graph's inner nodes, a node deleted since) are kept but
@@ -63,21 +64,23 @@ class RunOverlay(QObject):
         return bool(self.decor or self.breakpoints or self._flashes)
 
     def show(self, projection: RunProjection | None) -> None:
-        """Show `projection` as it is now (None: no run on the canvas)."""
+        """Show `projection` as it is now (None: no run on the canvas). Only the nodes whose decor differs
+        from what was shown are repainted (a playback move shows the same run a few events on or back)."""
         self.projection = projection
-        old = set(self.decor)
+        old = dict(self.decor)
         self.decor.clear()
         self._running.clear()
-        self._flashes.clear()
+        self._clear_flashes()
         self._faults.clear()
         self._fault_seen.clear()
         if projection is not None:
             self._count_faults(projection, projection.calls)
             for node_id, row in projection.nodes.items():
                 self._set(node_id, NodeDecor.of(row, self._fault(node_id)))
-        for node_id in old - set(self.decor):
+        for node_id in old.keys() - self.decor.keys():
             self._forget_item(node_id)
-        self._changed(old | set(self.decor))
+        self._changed(node_id for node_id in old.keys() | self.decor.keys()
+                      if old.get(node_id) != self.decor.get(node_id))
 
     def clear(self) -> None:
         self.show(None)
@@ -114,6 +117,14 @@ class RunOverlay(QObject):
         changed = new ^ self.breakpoints
         self.breakpoints = new
         self._changed(changed)
+
+    def _clear_flashes(self) -> None:
+        """Put out every lit edge (their areas repainted unlit)."""
+        for edge_id in self._flashes:
+            edge = self.scene.edge_items.get(edge_id)
+            if edge is not None:
+                self.layer.update(edge.bounds.adjusted(-4, -4, 4, 4))
+        self._flashes.clear()
 
     def flashing_edges(self) -> Iterator[tuple[EdgeItem, float]]:
         """(edge, strength 1 → 0) of every edge still lit."""
@@ -170,14 +181,16 @@ class RunOverlay(QObject):
 
     def _changed(self, node_ids: Iterable[str]) -> None:
         node_ids = list(node_ids)
+        if not node_ids:
+            self._animate()
+            return
         items = self.scene.node_items
         for node_id in node_ids:
             item = items.get(node_id)
             if item is not None:
                 self.layer.update(decor_rect(item))
         self.scene.overview.invalidate_boxes([items[i] for i in node_ids if i in items])  # they take the state colours
-        if self.scene.overview.active:
-            self.scene.update()
+        # (zoomed out, the overview draws those boxes: the layer's areas just marked cover them)
         self.scene.nodes_changed.emit(node_ids)  # the minimap redraws these boxes
         self._animate()
 

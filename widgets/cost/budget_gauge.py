@@ -36,6 +36,7 @@ class BudgetGauge(QWidget):
         self.note = ""
         self.setMinimumHeight(54)  # name, figures (below the name when the gauge is narrow), bar
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setAutoFillBackground(True)  # opaque: a new value repaints the gauge, not the dock and window under it
 
     def sizeHint(self) -> QSize:
         return QSize(160, 54)

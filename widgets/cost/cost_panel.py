@@ -74,6 +74,7 @@ class CostPanel(RunPanel):
         self.total = QLabel()
         self.total.setObjectName("costTotal")
         self.total.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.total.setAutoFillBackground(True)  # opaque: new totals repaint the label, not the dock and window under it
         self.redraws = 0
         self._plotted_at = 0.0
         self.plot_timer = QTimer(self)

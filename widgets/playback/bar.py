@@ -68,6 +68,7 @@ class PlaybackBar(QWidget):
         self.position = QLabel(self)
         self.position.setObjectName("playback_position")
         self.position.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.position.setAutoFillBackground(True)  # opaque: a new position repaints the label, not the bar under it
         self.live_label = QLabel("● live", self)
         self.live_label.setObjectName("playback_live")
         self.live_label.setStyleSheet("color: #e74c3c; font-weight: bold")
@@ -156,6 +157,9 @@ class PlaybackBar(QWidget):
         self._at = (seq, seconds)
         self.track.set_position(seq if self.by_event else seconds)
         self.position.setText(f"{clock_text(seconds)} / {clock_text(end_seconds)} · event {seq:,} of {end_seq:,}")
+        width = self.position.sizeHint().width()
+        if width > self.position.minimumWidth():  # grows, never shrinks: the track keeps its width under the hand
+            self.position.setMinimumWidth(width)
 
     def show_state(self, *, playing: bool, live_run: bool, following: bool) -> None:
         self.play_action.setText("Pause" if playing else "Play")

@@ -125,6 +125,7 @@ class GanttItem(pg.GraphicsObject):
         self._margins.setInterval(SETTLE_MS)
         self._margins.timeout.connect(self._on_margins_timeout)
         self._bounds = QRectF(0, 0, 1, 1)
+        self._grid: tuple[tuple[float, ...], list[tuple[QColor, list[QLineF]]]] | None = None  # view → tick lines
         self.picture_built.connect(self._on_picture_built)
 
     # -- data -------------------------------------------------------------------------------------
@@ -224,13 +225,16 @@ class GanttItem(pg.GraphicsObject):
         axis = self.grid_axis
         if axis is None:
             return
-        lines = []
-        for level, (_spacing, values) in enumerate(axis.tickValues(v_lo, v_hi, device.width())[:2]):
-            colour = QColor(self.colors.text)
-            colour.setAlpha(int(64 / (level + 1) * min(1.0, 0.05 * device.width() / (len(values) + 1))))
-            xs = [sx * v + tx for v in values]
-            lines.append((colour, [QLineF(x, device.top(), x, device.bottom()) for x in xs]))
-        for colour, batch in lines:
+        key = (sx, tx, v_lo, v_hi, device.top(), device.bottom(), device.width(), id(self.colors))
+        if self._grid is None or self._grid[0] != key:  # the same view: the lines worked out last paint
+            lines = []
+            for level, (_spacing, values) in enumerate(axis.tickValues(v_lo, v_hi, device.width())[:2]):
+                colour = QColor(self.colors.text)
+                colour.setAlpha(int(64 / (level + 1) * min(1.0, 0.05 * device.width() / (len(values) + 1))))
+                xs = [sx * v + tx for v in values]
+                lines.append((colour, [QLineF(x, device.top(), x, device.bottom()) for x in xs]))
+            self._grid = (key, lines)
+        for colour, batch in self._grid[1]:
             p.setPen(QPen(colour, 0))
             p.drawLines(batch)
 
@@ -296,10 +300,11 @@ class GanttItem(pg.GraphicsObject):
         end = a.ends(self.now)
         start = a.start[:n]
         sel = np.flatnonzero((end >= t_lo) & (start <= t_hi))
-        names = [a.names[i] for i in sel.tolist()] if len(sel) <= COVERAGE_ABOVE else None
+        names = a.names if len(sel) <= COVERAGE_ABOVE else None  # only read for the few bars wide enough to label
         lanes = a.lane[:n][sel]
         slots = np.asarray(a.lane_slots, dtype=np.int64)[lanes]
-        cols = Columns(start[sel], end[sel], lanes, a.kind[:n][sel], a.group[:n][sel], a.slot[:n][sel], slots, names)
+        cols = Columns(start[sel], end[sel], lanes, a.kind[:n][sel], a.group[:n][sel], a.slot[:n][sel], slots, names,
+                       sel)
         return cols, len(sel)
 
     def wait_idle(self) -> None:

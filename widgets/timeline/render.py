@@ -58,7 +58,8 @@ class Columns:
     group: np.ndarray
     slot: np.ndarray  # a call's sub-row in its lane
     slots: np.ndarray  # sub-rows of the call's lane
-    names: list[str] | None = None
+    names: list[str] | None = None  # the arrays' span names (None: too many visible to label), read by `rows`
+    rows: np.ndarray | None = None  # each visible span's row in the arrays (its name is `names[row]`)
 
 
 def colour_index(kind: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -133,7 +134,8 @@ def exact_image(frame: Frame, cols: Columns, colors: TimelineColors) -> QImage:
 def _labels(painter: QPainter, frame: Frame, cols: Columns, x0: np.ndarray, x1: np.ndarray,
             colors: TimelineColors) -> None:
     """The span's name inside bars wide enough to hold it (at most 600 of them)."""
-    assert cols.names is not None
+    names, rows = cols.names, cols.rows
+    assert names is not None and rows is not None
     y = cols.lane * frame.sy + frame.oy
     shown = (x1 - x0 >= 48) & (x1 > 0) & (x0 < frame.width) & (y + frame.sy > 0) & (y < frame.height)
     wide = np.flatnonzero(shown)[:600]  # only bars in the picture, and not too many to stay quick
@@ -155,7 +157,7 @@ def _labels(painter: QPainter, frame: Frame, cols: Columns, x0: np.ndarray, x1: 
         if b - a < 40:
             continue
         rect = QRectF(a + 3, y + top * frame.sy, b - a - 6, (bottom - top) * frame.sy)
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), cols.names[i])
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), names[int(rows[i])])
 
 
 def overlay(image: QImage, frame: Frame, waits: list[list[float]], holds: list[list[float]],

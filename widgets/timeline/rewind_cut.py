@@ -7,7 +7,7 @@ Playback shows the run at an earlier event (`project(events, seq)`, made from a 
   the status, attempt, name (and lane) they had at seq — these few are filled from the moment's rows;
 - in the call sub-rows (`slot`) of the lanes holding such a call: placed again, in row order;
 - in the lanes known by seq, the re-attempt marks, the waits, holds and retry marks (read again from
-  the moment's events the whole run's build found mattering: about one in ten).
+  the moment's events the whole run's build found mattering: a wait opened or closed, a hold, a retry).
 `arrays_at` copies the rest, so a move back needs no worker for the Timeline. Columns fed a live run's
 changes (not made by `of`) placed each call while it was open: there every lane's calls are placed again
 (a loop over the moment's calls, a few ms more), as are a lane's whose calls shared sub-rows. It answers

@@ -10,7 +10,8 @@ a person (from `waiting` states), and the run's holds (pause / breakpoint); and 
 `LLMCallRetrying`, and one per node execution after its first attempt).
 
 Each row keeps the seq of the last event that changed its span (`touched`), and the columns the positions
-of the events they read for waits, holds and retries (`scanned`), so the run at an earlier moment can be
+of the events that opened or closed a wait, held the run or marked a retry (`scanned`: a node state that
+changed no wait is left out), so the run at an earlier moment can be
 cut from them (`rewind_cut`).
 
 Invariant: `count` rows are valid; `generation` grows with every change, so a cached picture knows
@@ -224,7 +225,8 @@ class SpanArrays:
         for i, e in numbered:
             kind = type(e)
             if kind is ev.NodeStateChanged:
-                self._node_state(e)  # type: ignore[arg-type]
+                if not self._node_state(e):  # type: ignore[arg-type]
+                    continue  # opened or closed no wait: at any earlier moment it would not either
             elif kind is ev.RunPaused:
                 if not self.holds or not math.isnan(self.holds[-1][1]):
                     self.holds.append([e.ts, math.nan])
@@ -246,16 +248,21 @@ class SpanArrays:
             self._events_seen = seen
             self.generation += 1
 
-    def _node_state(self, e: ev.NodeStateChanged) -> None:
+    def _node_state(self, e: ev.NodeStateChanged) -> bool:
+        """Open or close the wait of `e`'s span; whether it did (the open waits before `e` decide, so an event
+        that does nothing in the whole run does nothing at any earlier moment of it either)."""
         if e.span_id is None:
-            return
+            return False
         index = self._open_waits.get(e.span_id)
         if e.state == "waiting" and index is None:
             self._open_waits[e.span_id] = len(self.waits)
             self.waits.append([float(self.lane_of.get(e.node_id, RUN_LANE)), e.ts, math.nan])
-        elif e.state != "waiting" and index is not None:
+            return True
+        if e.state != "waiting" and index is not None:
             self.waits[index][2] = e.ts
             del self._open_waits[e.span_id]
+            return True
+        return False
 
     # -- reading ----------------------------------------------------------------------------------
     def ends(self, now: float) -> np.ndarray:

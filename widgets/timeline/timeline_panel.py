@@ -25,6 +25,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGraphicsItem,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -72,6 +73,8 @@ class TimelinePanel(RunPanel):
         self.plot.setLabel("bottom", "time since the run started", units="s")
         self.item = GanttItem(self.arrays)
         self.item.grid_axis = self.plot.getAxis("bottom")  # the item draws the time grid (cheaper than the axis)
+        for name in ("left", "bottom"):  # their ticks reach into the picture: a new picture blits them, not redraws
+            self.plot.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.view_box.addItem(self.item)
         self.view_box.sigRangeChangedManually.connect(self._on_view_range_changed_manually)
         self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
@@ -84,6 +87,7 @@ class TimelinePanel(RunPanel):
         self.lanes_check.toggled.connect(self._on_lanes_toggled)
         self.summary = QLabel()
         self.summary.setObjectName("timelineSummary")
+        self.summary.setAutoFillBackground(True)  # opaque: a new summary repaints the label, not the dock under it
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
         bar.addWidget(self.fit_button)
