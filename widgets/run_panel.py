@@ -18,13 +18,15 @@ is then made on the GUI thread with it shown.
 `clock_running` (set before `set_projection`) says whether the run shown goes on now: False for a past
 run and for playback's run at an earlier event — an open span's duration then ends at the projection's
 last event, never at the wall clock. `run_time()` is the run's time now as every dock shows it (the
-Timeline's "now", the Deadline gauge): the last event's for a run standing still, growing with the clock
-from the last event received while live.
+Timeline's "now", the Deadline gauge, the Trace's open spans): the last event's for a run standing still;
+while live, the app's clock of the run (`run_clock`, set with `clock_running`: the toolbar's time), else
+growing from the last event as the panel received it.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
@@ -43,6 +45,10 @@ class RunPanel(QWidget):
         self.prepared: object | None = None  # what `prepare` built for the next `set_projection`
         self.clock_running = True  # the run shown goes on now (a live run): its open spans' durations grow
         self._received = (0.0, time.monotonic())  # (the projection's last event time, when it was received)
+        self._last_event: tuple[str, int] | None = None  # (run id, seq) of that event
+        # the live run's time now as the app keeps it (its toolbar's: `LiveRun.elapsed_s`); None: the time
+        # since the panel received the run's last event is added to that event's
+        self.run_clock: Callable[[], float] | None = None
 
     @staticmethod
     def prepare(projection: RunProjection) -> object | None:
@@ -93,10 +99,19 @@ class RunPanel(QWidget):
         last, at = self._received
         if p is None or p.finished or p.status == "pending" or not self.clock_running:
             return last
+        if self.run_clock is not None:
+            return max(last, self.run_clock())
         return last + (time.monotonic() - at)
 
     def _note_received(self) -> None:
-        self._received = (self.projection.elapsed_s if self.projection is not None else 0.0, time.monotonic())
+        """Note when the run's last event came — once: a dock given the run again with nothing new (shown
+        again, its tab raised) keeps counting from then, not from now."""
+        p = self.projection
+        last_event = (p.run_id, p.last_seq) if p is not None else None
+        if last_event is not None and last_event == self._last_event:
+            return
+        self._last_event = last_event
+        self._received = (p.elapsed_s if p is not None else 0.0, time.monotonic())
 
     # -- what a panel implements -----------------------------------------------------------------
     def rebuild(self) -> None:

@@ -64,9 +64,10 @@ class RunViews(QObject):
         panel.node_selected.connect(self._on_panel_node_selected)
         panel.span_selected.connect(self._on_panel_span_selected)
         live = self.controller.selected
-        panel.clock_running = live is not None and live.live
+        _set_clock(panel, live)
         panel.set_projection(live.projection if live else None)
         if live is not None and self.shown is not None and self.shown is not live.projection:
+            panel.clock_running = False  # a playback moment stands still, as in the other views
             panel.set_projection(self.shown)
         panel.set_node_filter(self.node_filter)
 
@@ -87,7 +88,7 @@ class RunViews(QObject):
             self._fresh(name)
         for name, panel in self.panels.items():
             panel.use_prepared(live.prepared.pop(name, None) if live is not None else None)
-            panel.clock_running = live is not None and live.live
+            _set_clock(panel, live)
             panel.set_projection(projection)
 
     def show_projection(self, projection: RunProjection, *, lazy: bool = False,
@@ -234,3 +235,10 @@ class RunViews(QObject):
             select(seq)
             self.panel_raise_requested.emit(EVENTS_PANEL)
         return True
+
+
+def _set_clock(panel: RunPanel, live: LiveRun | None) -> None:
+    """Whether the run `panel` shows goes on now, and then its time on the app's clock (the toolbar's): a
+    dock mounted or shown long after the run's last event still reads the run's time now."""
+    panel.clock_running = live is not None and live.live
+    panel.run_clock = live.elapsed_s if live is not None and live.live else None

@@ -29,7 +29,7 @@ from engine.projection.usage import ModelUsage, UsageSeries
 _SHARED = frozenset({
     "run_id", "workflow_id", "workflow_name", "workflow_hash", "replay_of", "fork_of", "status", "reason",
     "tokens_in", "tokens_out", "cost_usd", "elapsed_s", "duration_s", "last_seq", "stream_span",
-    "budget", "budget_hit", "hold", "held_s", "held_since", "_keep_events", "contracts",
+    "budget", "budget_hit", "hold", "deadline_clock", "_keep_events", "contracts",
 })
 # containers the fold adds to or replaces items of, whose items are immutable (events, strings): one level
 _SHALLOW = frozenset({

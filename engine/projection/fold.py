@@ -44,6 +44,7 @@ def _started(p: RunProjection, e: ev.RunStarted) -> None:
     p.workflow_name = e.workflow_name or p.workflow_name
     p.inputs, p.settings = dict(e.inputs), dict(e.settings)
     p.replay_of, p.fork_of = e.replay_of, e.fork_of
+    p.deadline_clock = p.deadline_clock.started(e.ts)
     _fold_span(p, run_span_id(e), p.span_table.run_started, e)
     p.changes.run = True
 
@@ -234,18 +235,14 @@ def _budget_hit(p: RunProjection, e: ev.BudgetExceeded) -> None:
 
 def _paused(p: RunProjection, e: ev.RunPaused) -> None:
     p.hold = e
-    if p.held_since is None:
-        p.held_since = e.ts
+    p.deadline_clock = p.deadline_clock.holding(e.ts)
     p.changes.run = True
 
 
 def _resumed(p: RunProjection, e: ev.RunResumed) -> None:
     p.hold = None
-    if e.mode == "step":  # one node let through: the run holds on (a free run holds from its step)
-        p.held_since = e.ts if p.held_since is None else p.held_since
-    elif p.held_since is not None:
-        p.held_s += max(e.ts - p.held_since, 0.0)
-        p.held_since = None
+    clock = p.deadline_clock  # a step lets one node through: the run holds on (a free run, from its step)
+    p.deadline_clock = clock.holding(e.ts) if e.mode == "step" else clock.going_on(e.ts)
     p.changes.run = True
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.budget import Budget, BudgetKind
+from engine.deadline_clock import DeadlineClock
 from engine.gc_pause import gc_paused
 from engine.projection.changes import ProjectionChanges
 from engine.projection.fold import HANDLERS
@@ -55,10 +56,9 @@ class RunProjection:
         self.budget: ev.BudgetUpdated | None = None
         self.budget_hit: ev.BudgetExceeded | None = None
         self.hold: ev.RunPaused | None = None  # set while the run holds (pause, breakpoint, step)
-        # the run's deadline clock: seconds in holds that ended, and since when it holds now (a pause, a
-        # breakpoint, or a step — the run holds on after a step until a "resume"), as `engine.runtime.pausing`
-        self.held_s = 0.0
-        self.held_since: float | None = None
+        # the run's deadline clock, from RunStarted, holds left out (a pause, a breakpoint, or a step — the
+        # run holds on after a step until a "resume"): the engine's own (`engine.deadline_clock`)
+        self.deadline_clock = DeadlineClock()
         self.verdicts: list[ev.VerdictIssued] = []
         self.memory_writes: list[ev.MemoryWritten] = []
         self.memory_reads: list[ev.MemoryRead] = []
@@ -151,14 +151,11 @@ class RunProjection:
             return {}
 
     def deadline_elapsed(self, now: float | None = None) -> float:
-        """The run's time at `now` (its time since start, as the Timeline shows it; default: its last
-        event's) as its deadline counts it: the time it held (paused, at a breakpoint, after a step) left
-        out, as the engine's deadline clock does (`engine.runtime.pausing`; it counts a hold begun before
-        the run's start-up checks ended from their end only). Read at every moment — `BudgetUpdated`
-        says it only after each model call."""
-        at = self.elapsed_s if now is None else now
-        held = self.held_s + (max(at - self.held_since, 0.0) if self.held_since is not None else 0.0)
-        return max(at - held, 0.0)
+        """The run's time at `now` (the Timeline's run time; default: its last event's) as its deadline
+        counts it: since `RunStarted`, the time it held (paused, at a breakpoint, after a step) left out —
+        the engine's clock (`engine.deadline_clock`), read at every moment (`BudgetUpdated` says it only
+        after each model call)."""
+        return self.deadline_clock.counted(self.elapsed_s if now is None else now)
 
     def calls_of(self, node_id: str) -> list[CallRow]:
         return [c for c in self.calls.values() if c.node_id == node_id]

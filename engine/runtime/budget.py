@@ -58,8 +58,8 @@ class BudgetTracker:
         self.limited = limits.any
         # whether every call is counted while it streams (a run token or cost limit)
         self.meters = bool(limits.max_tokens or limits.max_cost_usd)
-        # seconds the run held (paused, at a breakpoint): not counted against its deadline (`pausing`)
-        self.held_s: Callable[[], float] = _nothing_held
+        # the run's time as its deadline counts it, holds left out (the run's `pausing.RunDeadline`)
+        self.deadline_elapsed: Callable[[], float] = _not_started
         self.scopes: list[BudgetScope] = []  # the limits of sub-graphs running now (`open_scope`)
 
     @property
@@ -155,10 +155,10 @@ class BudgetTracker:
             for scope in self._scopes_of(node_id):
                 scope.add(tokens_in, tokens_out, cost_usd)
 
-    def before_call(self, node_id: str, elapsed: Callable[[], float], node: CallSettings) -> None:
-        """A call of `node_id` is about to start (one model call); `elapsed()` is the run's clock."""
+    def before_call(self, node_id: str, node: CallSettings) -> None:
+        """A call of `node_id` is about to start (one model call)."""
         lim = self.limits
-        if lim.deadline_s and (elapsed_s := elapsed() - self.held_s()) > lim.deadline_s:
+        if lim.deadline_s and (elapsed_s := self.deadline_elapsed()) > lim.deadline_s:
             self._hit("deadline_s", lim.deadline_s, round(elapsed_s, 3), node_id, "run")
         if lim.max_model_calls:
             self.run.before_call(node_id, self._hit)
@@ -194,5 +194,5 @@ class BudgetTracker:
             self._hit("cost_usd", node.max_cost_usd, round(mine.cost_usd, 6), node_id, "node")
 
 
-def _nothing_held() -> float:
+def _not_started() -> float:
     return 0.0

@@ -71,7 +71,7 @@ async def _attempt(services: RunServices, settings: CallSettings, node_key: str,
     if not slots.try_take():
         await slots.take()
     try:
-        budget.before_call(node_key, hub.elapsed, settings)
+        budget.before_call(node_key, settings)
         meter = meter_for(budget, node_key, request, settings, services.gateway)
         if meter.on:
             meter.start(request.messages)
@@ -134,4 +134,4 @@ def _announce(services: RunServices, parent_span: str, settings: CallSettings) -
         return
     total = services.budget.total  # the limits are in RunStarted.settings["budget"], not repeated per call
     services.hub.emit(BudgetUpdated, span_id=parent_span, tokens=total.tokens, cost_usd=total.cost_usd,
-                   elapsed_s=services.hub.elapsed() - services.budget.held_s())  # as the deadline counts it
+                   elapsed_s=services.budget.deadline_elapsed())  # as the deadline counts it

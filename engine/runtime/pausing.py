@@ -13,8 +13,11 @@ on (a node's own `deadline_s`, tokens, cost and model calls still bound it); the
 
 Invariants: events are announced only between `RunStarted` and `RunFinished` (`start` / `stop`); a
 hold from before the start is announced right after `RunStarted` ("user": only a person can hold a run
-that has not started); `held_s() + counted time == time since the deadline window opened`; while the
-run holds the window has no deadline, and it never has one when `limit_s` is unset.
+that has not started) and counted from that `RunPaused`. The clock (`engine.deadline_clock`) runs from
+`RunStarted` — the start-up checks count, a hold during them does not — and is read on the hub's clock,
+just before each hold's event, so the projection of the events counts what the engine counted (to the
+microseconds between the reading and the event's `ts`). While the run holds the window has no deadline,
+and it never has one when `limit_s` is unset.
 """
 
 from __future__ import annotations
@@ -22,60 +25,58 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from engine.deadline_clock import DeadlineClock
 from engine.events import RunPaused, RunResumed
 from engine.runtime.control import HoldCause, RunControl
 from engine.runtime.hub import EventHub
 
 
 class RunDeadline:
-    """The run's wall-clock deadline, whose clock stops while the run holds."""
+    """The run's wall-clock deadline, whose clock (`DeadlineClock`, on `now`: run time) stops while the run holds."""
 
-    def __init__(self, limit_s: float | None) -> None:
+    def __init__(self, limit_s: float | None, now: Callable[[], float]) -> None:
         self.limit_s = limit_s or None
+        self.now = now
+        self.clock = DeadlineClock()
         self._window: asyncio.Timeout | None = None
-        self._opened: float | None = None  # loop time the window opened (the clock started)
-        self._held_since: float | None = None
-        self._held_total = 0.0
         self.on_moved: Callable[[float | None], None] | None = None  # told the new deadline (loop time)
 
+    def start(self) -> None:
+        """The run has started (`RunStarted`): the clock counts from now."""
+        self.clock = self.clock.started(self.now())
+
+    def counted_s(self) -> float:
+        """The run's time so far as its deadline counts it."""
+        return self.clock.counted(self.now())
+
     def window(self) -> asyncio.Timeout:
-        """The `async with` window that raises TimeoutError once the counted time passes `limit_s`."""
-        self._opened = now = asyncio.get_running_loop().time()
-        if self._held_since is not None:  # held before the window opened: nothing counted until then
-            self._held_since = now
+        """The `async with` window that raises TimeoutError once the counted time passes `limit_s` (at
+        once when the start-up checks took it all)."""
         self._window = asyncio.timeout_at(self._when())
         return self._window
 
     def hold(self, held: bool) -> None:
-        """Stop the clock (`held`) or let it go on from where it stopped."""
-        if held is (self._held_since is not None):
+        """Stop the clock (`held`) or let it go on from where it stopped; nothing before the start."""
+        if self.clock.start is None:
             return
-        now = asyncio.get_running_loop().time() if self._opened is not None else 0.0
-        if held:
-            self._held_since = now
-        else:
-            assert self._held_since is not None
-            self._held_total += now - self._held_since
-            self._held_since = None
+        clock = self.clock.holding(self.now()) if held else self.clock.going_on(self.now())
+        if clock is self.clock:
+            return
+        self.clock = clock
         if self._window is not None and self.limit_s is not None:
+            when = self._when()
             try:
-                self._window.reschedule(self._when())
+                self._window.reschedule(when)
             except RuntimeError:  # the window is over (or expiring): nothing left to move
                 return
             if self.on_moved is not None:
-                self.on_moved(self._when())
-
-    def held_s(self) -> float:
-        """Seconds the run held since the window opened (so far)."""
-        if self._opened is None:
-            return 0.0
-        ongoing = asyncio.get_running_loop().time() - self._held_since if self._held_since is not None else 0.0
-        return self._held_total + ongoing
+                self.on_moved(when)
 
     def _when(self) -> float | None:
-        if self.limit_s is None or self._held_since is not None or self._opened is None:
+        """The deadline in loop time (None: none while the run holds, or without a limit)."""
+        if self.limit_s is None or self.clock.holds or self.clock.start is None:
             return None
-        return self._opened + self.limit_s + self._held_total
+        return asyncio.get_running_loop().time() + self.limit_s - self.counted_s()
 
 
 class PauseAnnouncer:
@@ -87,11 +88,9 @@ class PauseAnnouncer:
         self._over = False
 
     def __call__(self, cause: HoldCause, node_id: str | None) -> None:
-        if self._over:  # the run has ended: a pause now holds nothing and says nothing
+        if self._over or self._span is None:  # not started (`start` says it), or ended: nothing to say
             return
         self.deadline.hold(self.control.paused)
-        if self._span is None:
-            return
         if cause == "user" or cause == "breakpoint":
             self.hub.emit(RunPaused, span_id=self._span, reason=cause, node_id=node_id)
         else:
@@ -101,6 +100,7 @@ class PauseAnnouncer:
         """`RunStarted` is out: from now on changes are announced (a hold from before, right away)."""
         self._span = span
         if self.control.paused:
+            self.deadline.hold(True)
             self.hub.emit(RunPaused, span_id=span, reason="user")
 
     def stop(self) -> None:

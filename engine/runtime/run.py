@@ -9,13 +9,14 @@ what could not be recorded is listed in `RunResult.recording_errors`. `cancel()`
 and acts once: before the run began it ends the run cancelled before its first node; while it runs it
 cancels it; once its outcome is known it changes nothing. A run whose models cannot be
 called (an API key missing: `preflight`) fails before its first node runs. `RunStarted` and the
-workflow version are committed, and the role code loaded, before the first node and the deadline's
-clock start (`startup`). While a run goes on, the
+workflow version are committed, and the role code loaded, before the first node (`startup`); the
+run's deadline counts from `RunStarted`, that time included. While a run goes on, the
 objects that existed before it are left out of the cycle collector's passes (`older_objects_set_aside`).
 A run that ends without a value on any Output fails saying which node upstream held it back
 (`no_result`); a run cut off by its `deadline_s` names the nodes that were running then (`run_deadline`).
 Each change of the run's hold (pause, breakpoint, step, resume) is one `RunPaused` / `RunResumed`
-event, and the run's `deadline_s` does not count the time the run holds (`pausing`).
+event, and the run's `deadline_s` does not count the time the run holds, from wherever a hold begins
+(`pausing`, `engine.deadline_clock`).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class Run:
             _check_overrides(plan, self.overrides)
         self.hub = EventHub(self.run_id)
         self.control = RunControl()
-        self._deadline = RunDeadline(plan.budget.deadline_s)  # its clock stops while the run holds (pausing.py)
+        self._deadline = RunDeadline(plan.budget.deadline_s, self.hub.elapsed)  # stops while the run holds
         self._pauses = self.control.on_change = PauseAnnouncer(self.hub, self.control, self._deadline)
         self._gateway, self._store, self._human, self._tools, self._memory = gateway, store, human, tools, memory
         self._lineage = dict(lineage or {})  # replay_of / fork_of / fork_at_seq of RunStarted (engine.replay)
@@ -161,11 +162,12 @@ class Run:
         span = hub.new_span("run")
         if writer is not None:
             hub.hold_subscribers()  # until RunStarted is committed (startup.begin_durably)
+        self._deadline.start()  # the deadline counts from RunStarted, start-up checks included (pausing.py)
         hub.emit(RunStarted, span_id=span, workflow_id=plan.workflow_id, workflow_name=plan.workflow_name,
                  workflow_hash=plan.workflow_hash, inputs=dict(self.inputs),
                  settings=self._settings(services), **self._lineage)
         hub.emit(RunPlanned, span_id=span, nodes=[list(node) for node in plan_nodes(plan)])
-        services.budget.held_s = self._deadline.held_s  # the time the run holds is not counted (pausing.py)
+        services.budget.deadline_elapsed = self._deadline.counted_s
         self._pauses.start(span)
         graph = GraphExecutor(services, plan, parent_span=span, inputs=self.inputs)
         status: RunStatus = "succeeded"
@@ -195,7 +197,7 @@ class Run:
             hub.emit(BudgetExceeded, span_id=span, budget=hit.budget, limit=hit.limit, actual=hit.actual,
                      node_id=hit.node_id)
         except TimeoutError:
-            elapsed = hub.elapsed() - self._deadline.held_s()  # the time the run held is not counted
+            elapsed = self._deadline.counted_s()
             status, reason = "budget_exceeded", deadline_reason(plan, elapsed, watch.cut)
             hub.emit(BudgetExceeded, span_id=span, budget="deadline_s", limit=plan.budget.deadline_s,
                      actual=round(elapsed, 3))
@@ -222,7 +224,7 @@ class Run:
         hub.close()
         lost: list[str] = []
         if writer is not None:
-            await end_durably(writer, plan.budget.deadline_s, hub.elapsed())
+            await end_durably(writer, plan.budget.deadline_s, self._deadline.counted_s())
             lost += writer.errors
         lost += (f"a run event consumer failed: {e}" for e in hub.sink_errors)
         lost += [start_problem] if start_problem else []

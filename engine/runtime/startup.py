@@ -5,8 +5,9 @@ stores ahead of it) is committed — a `kill -9` after that leaves the run in th
 interrupted when the store is next opened — and once the role implementations (and the tokenizer
 tables of the simulated models the run uses) are loaded (in a
 worker thread, so the event loop, and a GUI on it, keeps going). Subscribers (the CLI, the GUI) are
-shown `RunStarted` only once it is committed, so a run anyone saw start is never lost. The run's deadline window opens
-after it, so neither counts against the run's time. A store that cannot commit within
+shown `RunStarted` only once it is committed, so a run anyone saw start is never lost. The run's deadline
+counts from `RunStarted`, this time included (`engine.deadline_clock`: one clock for the engine's checks
+and every view; a person holding the run meanwhile is not counted). A store that cannot commit within
 `COMMIT_WAIT_S` (e.g. a write lock held by another process) does not hold the run up longer: the
 problem is returned for the run's `recording_errors`; at the end `end_durably` waits for the writer
 at most until the run's deadline (or `CLOSE_WAIT_S`), then gives up saying what was not stored. Both
@@ -87,7 +88,8 @@ async def _begin(hub: EventHub, writer: EventRecorder | None, plan: RunPlan, ove
 
 async def end_durably(writer: EventRecorder, deadline_s: float | None, elapsed_s: float) -> None:
     """Close the run's trace writer once every event is committed, waiting at most what is left of the
-    run's deadline (at least `MIN_CLOSE_WAIT_S`), or `CLOSE_WAIT_S`: a store locked by another process
+    run's deadline (`elapsed_s`: its time as the deadline counts it; at least `MIN_CLOSE_WAIT_S`), or
+    `CLOSE_WAIT_S`: a store locked by another process
     does not hold the run's end; the writer reports what it could not store. The common end — all
     committed, nothing to report — closes on the loop (the writer's thread has only its stop left to
     take); anything else (a write still waiting, problems to mark in the store) closes in a worker."""

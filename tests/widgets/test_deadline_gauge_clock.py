@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from engine import events as ev
 from engine.projection import RunProjection, project
+from tests.widgets.run_clock_fixtures import shown
 from widgets.cost import CostPanel
 from widgets.timeline import TimelinePanel
 
@@ -36,13 +37,7 @@ def _run(*, held: bool = False) -> list[ev.Event]:
 
 
 def _docks(qtbot: QtBot, projection: RunProjection, *, live: bool) -> tuple[CostPanel, TimelinePanel]:
-    cost, timeline = CostPanel(), TimelinePanel()
-    for panel in (cost, timeline):
-        qtbot.addWidget(panel)
-        panel.resize(900, 500)
-        panel.clock_running = live
-        panel.set_projection(projection)
-    return cost, timeline
+    return shown(qtbot, projection, CostPanel(), live=live), shown(qtbot, projection, TimelinePanel(), live=live)
 
 
 def test_at_a_playback_moment_the_gauge_reads_the_timelines_time(qtbot: QtBot) -> None:

@@ -14,7 +14,7 @@ in place; `data()` reads the projection's rows, formats one cell, and caches not
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
@@ -40,9 +40,9 @@ class TraceModel(QAbstractItemModel):
         self._kids: dict[str, list[str]] = {}  # parent key → the rows shown (a prefix of its source)
         self._row: dict[str, int] = {}  # span id → its row under its parent key
         self._pkey: dict[str, str] = {}  # span id → the key of the parent it is shown under
-        self._live_base = 0.0  # projection.elapsed_s at the last update
-        self._live_clock = time.monotonic()
-        self.clock_running = True  # False: the run shown stands still (its panel's `clock_running`)
+        # the run's time now as every dock shows it (its panel's `RunPanel.run_time`); None: the projection's
+        # last event's (a model shown alone stands still)
+        self.run_time: Callable[[], float] | None = None
 
     # -- feeding ----------------------------------------------------------------------------------
     def set_palette(self, palette: QPalette) -> None:
@@ -52,7 +52,6 @@ class TraceModel(QAbstractItemModel):
         self.beginResetModel()
         self.projection, self.node_filter = projection, node_filter
         self._ids, self._num, self._kids, self._row, self._pkey = [], {}, {}, {}, {}
-        self.mark_live()
         self.endResetModel()
 
     def rewind(self, projection: RunProjection) -> bool:
@@ -90,7 +89,6 @@ class TraceModel(QAbstractItemModel):
             shown = self._kids[key]
             if len(shown) < CHUNK:
                 self._append(key, self.source(key)[len(shown):CHUNK])
-        self.mark_live()
         if self._arrows_changed(old, alive):
             self.layoutAboutToBeChanged.emit()
             self.layoutChanged.emit()
@@ -125,19 +123,13 @@ class TraceModel(QAbstractItemModel):
                         return True
         return False
 
-    def mark_live(self) -> None:
-        self._live_base = self.projection.elapsed_s if self.projection is not None else 0.0
-        self._live_clock = time.monotonic()
-
     def now(self) -> float | None:
-        """The run's clock now (for the live duration of open spans); None once the run is over; the
-        projection's last event when the run shown stands still (`clock_running` False: playback, a past run)."""
+        """The run's time now, for the duration of open spans (`run_time`: the Timeline's and the Deadline
+        gauge's); None once the run is over (a span it never ended has no duration)."""
         p = self.projection
         if p is None or p.finished:
             return None
-        if not self.clock_running:
-            return p.elapsed_s
-        return self._live_base + (time.monotonic() - self._live_clock)
+        return p.elapsed_s if self.run_time is None else self.run_time()
 
     def source(self, key: str) -> list[str]:
         p = self.projection

@@ -41,6 +41,7 @@ class TracePanel(RunPanel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = TraceModel(self)
+        self.model.run_time = self.run_time  # open spans' durations on the docks' one clock
         self.model.set_palette(self.palette())
         self.proxy = TraceFilterProxy(self)  # over the model only while a search filters it (else it costs every change)
         self.search = QLineEdit(self)
@@ -93,17 +94,16 @@ class TracePanel(RunPanel):
         old = self.projection
         if (projection is not None and old is not None and projection is not old and same_run(old, projection)
                 and not self.clock_running and self.model.node_filter == self.node_filter
-                and not self.search.text().strip()):
-            self.model.clock_running = self.clock_running
-            if self.model.rewind(projection):
-                self.view.viewport().update()  # the rows left read the new moment when painted
-                self.projection = projection
-                self._insert_timer.stop()
-                self._pending_added.clear()
-                self._pending_touched.clear()
-                self._inserted.clear()
-                self._sync_live_timer()
-                return
+                and not self.search.text().strip() and self.model.rewind(projection)):
+            self.view.viewport().update()  # the rows left read the new moment when painted
+            self.projection = projection
+            self._note_received()
+            self._insert_timer.stop()
+            self._pending_added.clear()
+            self._pending_touched.clear()
+            self._inserted.clear()
+            self._sync_live_timer()
+            return
         super().set_projection(projection)
 
     def rebuild(self) -> None:
@@ -112,7 +112,6 @@ class TracePanel(RunPanel):
         self._pending_added.clear()
         self._pending_touched.clear()
         self._insert_timer.stop()
-        self.model.clock_running = self.clock_running
         self.model.reload(self.projection, self.node_filter)
         self._apply_search()
         self._expand_open_rows()
@@ -127,7 +126,6 @@ class TracePanel(RunPanel):
         if self.model.moved(touched | set(changes.spans_added)):
             self.rebuild()
             return
-        self.model.mark_live()
         self.model.touch_spans(touched)  # repaints only: no layout
         self._pending_added.extend(changes.spans_added)
         self._pending_touched |= touched

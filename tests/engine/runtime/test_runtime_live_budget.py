@@ -176,10 +176,10 @@ def test_a_limit_crossed_again_raises_the_first_hit_never_a_cancel() -> None:
 
     tracker = BudgetTracker(Budget(max_model_calls=1, max_tokens=100))
     free = CallSettings(0, None, {}, None, 0.0, 60.0, 0, 0.0, 0, False)
-    tracker.before_call("a", lambda: 0.0, free)
+    tracker.before_call("a", free)
     with pytest.raises(BudgetHit) as first:
-        tracker.before_call("b", lambda: 0.0, free)
-    for again in (lambda: tracker.before_call("c", lambda: 0.0, free), lambda: tracker.stream("c", 500, 0)):
+        tracker.before_call("b", free)
+    for again in (lambda: tracker.before_call("c", free), lambda: tracker.stream("c", 500, 0)):
         with pytest.raises(BudgetHit) as later:
             again()
         assert later.value is first.value and later.value.node_id == "b"
