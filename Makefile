@@ -56,7 +56,7 @@ local-model: $(STAMP)
 
 # `make package`: wheel, sdist and the Linux desktop bundle (PyInstaller one-folder, as a tarball with
 # install.sh) into dist/, from a build venv of its own made from the hash-locked package lock (runtime
-# dependencies + PyInstaller + build, no dev tools) with numpy rebuilt without BLAS (~6 min of CPU the first
+# dependencies + PyInstaller + build, no dev tools) with numpy rebuilt without BLAS (~5 min of CPU the first
 # time, then cached in build/: packaging/numpy_without_blas.sh). `make package-local` does the same with the
 # offline SmolLM2 model inside the bundle (llama-cpp-python compiles for ~5 min the first time).
 $(PKG_VENV)/.installed: $(PKG_LOCK) packaging/numpy_without_blas.sh

@@ -32,11 +32,11 @@ grep -q '^numpy==' "$CACHE/pin.txt" || { echo "numpy_without_blas: no numpy pin 
 KEY=$({ cat "$CACHE/requirement.txt"; "$VENV/bin/python" -VV; } | sha256sum | cut -c1-16)
 WHEELS=$CACHE/$KEY
 if ! compgen -G "$WHEELS/numpy-*.whl" >/dev/null; then
-    echo "numpy_without_blas: building numpy from source (~6 min of CPU), log in $CACHE/build.log"
+    echo "numpy_without_blas: building numpy from source (~5 min of CPU), log in $CACHE/build.log"
     rm -rf "$WHEELS.partial"
     # the venv's cython and ninja must be found as programs
-    PATH="$(cd "$VENV/bin" && pwd):$PATH" "$VENV/bin/python" -m pip wheel --verbose --no-cache-dir --no-deps --no-build-isolation \
-        --no-binary numpy --require-hashes -r "$CACHE/requirement.txt" -w "$WHEELS.partial" >"$CACHE/build.log" 2>&1 ||
+    PATH="$(cd "$VENV/bin" && pwd):$PATH" "$VENV/bin/python" -m pip wheel --verbose --no-cache-dir --no-deps \
+        --no-build-isolation --no-binary numpy --require-hashes -r "$CACHE/requirement.txt" -w "$WHEELS.partial" >"$CACHE/build.log" 2>&1 ||
         { tail -40 "$CACHE/build.log"; exit 1; }
     mv "$WHEELS.partial" "$WHEELS"
 fi

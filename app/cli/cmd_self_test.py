@@ -2,8 +2,8 @@
 
 For packaged copies (the bundle, a wheel in a fresh venv; `make package-check` runs it): the bundled
 resources, the tokenizer files and price map litellm ships, litellm's lazy import and a model call
-through it (`sim/gpt-4o-mini`, priced from the map), numpy (a product, a solve, counts) and pyqtgraph (a curve), Qt's
-platform plugins and ICU data (collation, case mapping, a converter), and — when installed, or required
+through it (`sim/gpt-4o-mini`, priced from the map), numpy (a product, a solve, counts) and pyqtgraph
+(a curve), Qt's platform plugins and ICU data (collation, case mapping, a converter), and — when installed, or required
 with `--local` — the local SmolLM2 model. Prints one line per check (`ok`/`FAIL`/`skip`, a failure with
 where it was raised), exits 1 when any check fails.
 Not listed in `--help`: a support tool, not a user command.
