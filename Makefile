@@ -56,20 +56,23 @@ local-model: $(STAMP)
 
 # `make package`: wheel, sdist and the Linux desktop bundle (PyInstaller one-folder, as a tarball with
 # install.sh) into dist/, from a build venv of its own made from the hash-locked package lock (runtime
-# dependencies + PyInstaller + build, no dev tools). `make package-local` does the same with the offline
-# SmolLM2 model inside the bundle (llama-cpp-python compiles for ~5 min the first time).
-$(PKG_VENV)/.installed: $(PKG_LOCK)
+# dependencies + PyInstaller + build, no dev tools) with numpy rebuilt without BLAS (~5 min of CPU the first
+# time, then cached in build/: packaging/numpy_without_blas.sh). `make package-local` does the same with the
+# offline SmolLM2 model inside the bundle (llama-cpp-python compiles for ~5 min the first time).
+$(PKG_VENV)/.installed: $(PKG_LOCK) packaging/numpy_without_blas.sh
 	test -x $(PKG_VENV)/bin/python || $(PYTHON) -m venv $(PKG_VENV)
 	$(PKG_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(PKG_LOCK)
+	packaging/numpy_without_blas.sh $(PKG_VENV) $(PKG_LOCK)
 	touch $@
 
 package: $(PKG_VENV)/.installed
 	packaging/build.sh
 
-$(PKG_VENV)-local/.installed: $(PKG_LOCAL_LOCK)
+$(PKG_VENV)-local/.installed: $(PKG_LOCAL_LOCK) packaging/numpy_without_blas.sh
 	test -x $(PKG_VENV)-local/bin/python || $(PYTHON) -m venv $(PKG_VENV)-local
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PKG_VENV)-local/bin/python -m pip install --quiet --require-hashes --no-deps \
 		-r $(PKG_LOCAL_LOCK)
+	packaging/numpy_without_blas.sh $(PKG_VENV)-local $(PKG_LOCAL_LOCK)
 	touch $@
 
 package-local: $(PKG_VENV)-local/.installed

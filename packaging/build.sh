@@ -39,15 +39,15 @@ phase "bundle (PyInstaller)"
     --workpath build/pyinstaller/work packaging/triadic.spec
 
 phase "strip (all but auditwheel's vendored libraries)"
-# Stripping a library auditwheel's patchelf rewrote (vendored in <pkg>.libs/: numpy's OpenBLAS, gfortran)
-# breaks it ("ELF load command address/offset not page-aligned"); the extensions that link them (RPATH
-# $ORIGIN/../../numpy.libs) strip fine, which `triadic self-test` checks by computing with numpy.
+# Stripping a library auditwheel's patchelf rewrote (vendored in <pkg>.libs/, as numpy's wheel vendors OpenBLAS)
+# breaks it ("ELF load command address/offset not page-aligned"); the extensions that link them strip fine.
+# No bundled package vendors one today (the bundle's numpy is built without BLAS: numpy_without_blas.sh).
 find build/pyinstaller/dist/triadic -type f \( -name '*.so' -o -name '*.so.*' \) ! -path '*.libs/*' -print0 |
     while IFS= read -r -d '' lib; do strip --strip-unneeded "$lib" 2>/dev/null || true; done
 
 # Their static symbol tables go without moving what the loader maps (packaging/strip_vendored.py)
 find build/pyinstaller/dist/triadic -type f -path '*.libs/*' -name '*.so*' -print0 | LC_ALL=C sort -z |
-    xargs -0 "$PY" packaging/strip_vendored.py
+    xargs -0 -r "$PY" packaging/strip_vendored.py
 
 # litellm reads this list (1.3 MB) only to tell a Hugging Face embedding model's task, and answers
 # "text-generation-inference" for a model that is not in it too: only the names its next test

@@ -115,14 +115,31 @@ def test_a_bundled_app_runs_sandboxed_python_with_the_system_interpreter(monkeyp
 
 
 def test_the_build_never_strips_libraries_auditwheel_patched() -> None:
-    """Stripped, numpy's vendored OpenBLAS fails to load in the bundle ("not page-aligned"); nothing
-    imports numpy at start-up (pyqtgraph's plots will), so the window and the examples would not notice:
-    self-test computes with numpy and imports pyqtgraph. The vendored libraries lose only their symbol
-    tables, with packaging/strip_vendored.py (below)."""
+    """Stripped, a library auditwheel vendored (numpy's wheel: OpenBLAS) fails to load ("not page-aligned");
+    nothing imports numpy at start-up (pyqtgraph's plots will), so the window and the examples would not
+    notice: self-test computes with numpy and imports pyqtgraph. Vendored libraries lose only their symbol
+    tables, with packaging/strip_vendored.py (below). The bundle's own numpy vendors none (next test)."""
     assert "STRIP = False" in (PACKAGING / "triadic.spec").read_text()
     build = (PACKAGING / "build.sh").read_text()
     assert "! -path '*.libs/*'" in build and "-path '*.libs/*'" in build and "strip_vendored.py" in build
     assert '("numpy", _numpy)' in Path(cmd_self_test.__file__).read_text()
+
+
+def test_the_bundle_builds_numpy_without_blas_from_the_locks_source_and_tools() -> None:
+    """Both package venvs replace the lock's numpy wheel (OpenBLAS, 28 MB) with one built from the lock's
+    sdist without BLAS, by the lock's build tools (no build isolation: a tool missing from the lock would
+    fail only in the middle of the build)."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "packaging/numpy_without_blas.sh $(PKG_VENV) $(PKG_LOCK)" in makefile
+    assert "packaging/numpy_without_blas.sh $(PKG_VENV)-local $(PKG_LOCAL_LOCK)" in makefile
+    script = (PACKAGING / "numpy_without_blas.sh").read_text()
+    for option in ("--no-build-isolation", "--no-binary numpy", "--require-hashes", "--no-cache-dir",
+                   "-Dblas=none", "-Dlapack=none"):
+        assert option in script, option  # (pip's wheel cache would answer with a numpy built otherwise)
+    for lock in ("package.lock", "package-local.lock"):
+        pins = (ROOT / "requirements" / lock).read_text()
+        for tool in ("numpy", "meson-python", "meson", "cython", "ninja"):
+            assert re.search(rf"^{tool}==\S+ \\$", pins, re.MULTILINE), f"{tool} not pinned in {lock}"
 
 
 def test_vendored_openblas_without_its_symbol_table_still_loads_and_computes(tmp_path: Path) -> None:

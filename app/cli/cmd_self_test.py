@@ -2,8 +2,8 @@
 
 For packaged copies (the bundle, a wheel in a fresh venv; `make package-check` runs it): the bundled
 resources, the tokenizer files and price map litellm ships, litellm's lazy import and a model call
-through it (`sim/gpt-4o-mini`, priced from the map), numpy with its BLAS and pyqtgraph (the plots), Qt's
-platform plugins and ICU data (collation, case mapping, a converter), and — when installed, or required
+through it (`sim/gpt-4o-mini`, priced from the map), numpy (a product, a solve, counts) and pyqtgraph
+(a curve), Qt's platform plugins and ICU data (collation, case mapping, a converter), and — when installed, or required
 with `--local` — the local SmolLM2 model. Prints one line per check (`ok`/`FAIL`/`skip`, a failure with
 where it was raised), exits 1 when any check fails.
 Not listed in `--help`: a support tool, not a user command.
@@ -87,14 +87,19 @@ def _numpy() -> str:
     import numpy
     import pyqtgraph
 
-    total = float(numpy.arange(4.0).sum())
-    # a matrix product (OpenBLAS's dgemm) and a solve (LAPACK through numpy.linalg): the vendored BLAS
-    # works, not only loads (the bundle strips its symbol table with packaging/strip_vendored.py)
+    # The bundle's numpy is built without BLAS (packaging/numpy_without_blas.sh): its own loops and
+    # lapack_lite compute the product and the solve; a wheel's numpy computes them with OpenBLAS.
     product = numpy.full((64, 64), 0.5) @ numpy.full((64, 64), 2.0)
     solved = numpy.linalg.solve(numpy.array([[2.0, 1.0], [1.0, 3.0]]), numpy.array([3.0, 5.0]))
-    if total != 6.0 or float(product[3, 7]) != 64.0 or not numpy.allclose(solved, [0.8, 1.4]):
-        raise RuntimeError(f"numpy computed {total}, {float(product[3, 7])}, {solved}")
-    return f"numpy {numpy.__version__} (BLAS and LAPACK computed), pyqtgraph {pyqtgraph.__version__}"
+    # what the canvas's density image and the timeline's coverage do (counts per cell), and a plot's curve
+    counts = numpy.bincount(numpy.array([0, 2, 2, 5]), minlength=6).cumsum()
+    curve = pyqtgraph.arrayToQPath(numpy.arange(5.0), numpy.arange(5.0) ** 2)
+    computed = (float(product[3, 7]), solved.round(6).tolist(), counts.tolist(), curve.elementCount())
+    if computed != (64.0, [0.8, 1.4], [1, 1, 3, 3, 3, 4], 5):
+        raise RuntimeError(f"numpy and pyqtgraph computed {computed}")
+    blas = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"]
+    return (f"numpy {numpy.__version__} (BLAS: {blas}; product, solve, bincount computed), "
+            f"pyqtgraph {pyqtgraph.__version__} (a curve's path)")
 
 
 def _qt() -> str:
