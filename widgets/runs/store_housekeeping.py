@@ -14,9 +14,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QPushButton, QWidget
 from shiboken6 import isValid
 
+from widgets.compact_rows import compact_buttons
+from widgets.elided_label import ElidedLabel
 from widgets.runs.prune_dialog import PruneDialog
 
 if TYPE_CHECKING:
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
 class StoreHousekeeping(QWidget):
     def __init__(self, panel: RunsPanel) -> None:
         super().__init__(panel)  # the panel is its parent, never an attribute: no reference cycle
-        self.size_label = QLabel("", self)
+        self.size_label = ElidedLabel("", self, mode=Qt.TextElideMode.ElideLeft)  # narrow: "…240.8 KB"
         self.prune_button = QPushButton("Prune…", self)
         self.prune_button.setToolTip("Remove old runs (a preview says how many first)")
         self.compact_button = QPushButton("Compact database", self)
@@ -36,6 +39,7 @@ class StoreHousekeeping(QWidget):
         self.bar.addWidget(self.size_label, 1)
         self.bar.addWidget(self.prune_button)
         self.bar.addWidget(self.compact_button)
+        compact_buttons(self.prune_button, self.compact_button)
         self.dialog: PruneDialog | None = None
         self.note = ""  # what the last prune or compaction did, beside the size
         self.prune_button.clicked.connect(self.open_prune)
