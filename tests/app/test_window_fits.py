@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
-from run_fixtures import drive, run_window, settle, shown_panel, until
+from run_fixtures import drive, run_to_end, run_window, settle, shown_panel, until
 
 from app.main_window import MainWindow
 
@@ -86,14 +86,7 @@ def _usable(widget: QWidget) -> bool:
 def test_at_its_minimum_size_each_dock_keeps_its_key_controls(
         qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
     window = run_window(qtbot, tmp_path, "triad")
-
-    async def scenario() -> None:
-        run_id = await window.runs.start_run({}, {})
-        assert run_id is not None
-        await window.runs.runs[run_id].task
-        await settle()
-
-    drive(gui_loop, scenario())
+    drive(gui_loop, run_to_end(window))
     _show_every_dock(window)
     window.resize(window.minimumSizeHint())
     QApplication.processEvents()

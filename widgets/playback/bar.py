@@ -1,6 +1,9 @@
 """`PlaybackBar`: the strip under the canvas that moves through a run — the track (`ScrubTrack`), play /
 pause, the speed, steps to the previous / next event, span and verdict, start / end, the moment shown
-(time and seq) and, for a live run, "live" or a "Back to live" button.
+(time and seq) and, for a live run, "live" or a "Back to live" button. Previous / play / next always show;
+the other controls are a tool bar whose last ones fold under its » menu when the window is narrow, and the
+position label has a steady width (the run's longest position text, elided when short of room), so the bar
+never widens the window.
 
 Every control is a `QAction` with a shortcut (window-wide while the bar shows): Alt+←/→ event,
 Alt+Shift+←/→ span, Alt+PgUp/PgDown verdict, Alt+Home / Alt+End, Ctrl+Space play / pause; "By event"
