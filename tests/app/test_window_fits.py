@@ -50,6 +50,8 @@ def test_the_window_fits_and_never_widens_through_a_run_and_its_playback(
     _assert_fits(window, "fresh start")
     width = window.width()
     widths: list[int] = []
+    minimum = window.minimumSizeHint().width()
+    minimums: list[int] = []  # through a run and its playback, nothing a run shows moves the window's minimum
 
     async def scenario() -> None:
         run_id = await window.runs.start_run({}, {})
@@ -57,26 +59,38 @@ def test_the_window_fits_and_never_widens_through_a_run_and_its_playback(
         await settle(0.15)
         _assert_fits(window, "a run live")
         widths.append(window.width())
+        minimums.append(window.minimumSizeHint().width())
         await window.runs.runs[run_id].task
         await settle()
         _assert_fits(window, "a run ended")
         widths.append(window.width())
+        minimums.append(window.minimumSizeHint().width())
         window.runs.close_run(run_id)
         assert await window.runs.open_stored_run(run_id) == run_id
         await until(lambda: window.playback_bar.isEnabled() and window.playback_bar.position.text() != "")
         _assert_fits(window, "a finished run shown read-only with the playback bar")
         widths.append(window.width())
+        minimums.append(window.minimumSizeHint().width())
         _drag_track(window)
         await settle()
         _assert_fits(window, "the track dragged")
         widths.append(window.width())
+        minimums.append(window.minimumSizeHint().width())
         _show_every_dock(window)
         await settle()
         _assert_fits(window, "every dock shown")
         widths.append(window.width())
+        long = "a model name or a status much longer than any dock or bar gives it room for " * 4
+        for label in (window.run_status, window.counts_label, window.docks["call"].widget().title,
+                      window.docks["runs"].widget().housekeeping.size_label):
+            label.setText(long)
+        await settle()
+        _assert_fits(window, "long labels")
+        widths.append(window.width())
 
     drive(gui_loop, scenario())
     assert widths == [width] * len(widths)
+    assert minimums == [minimum] * len(minimums)
 
 
 def _usable(widget: QWidget) -> bool:

@@ -50,7 +50,7 @@ class CallInspectorPanel(RunPanel):
         self.status = QLabel(self)
         bold = QFont(self.status.font())
         bold.setBold(True)
-        self._bold = bold  # the title of a call shown (the placeholder is not bold)
+        self.title.setFont(bold)  # one font, so the title's minimum width stays the same whatever it shows
         self.status.setMinimumWidth(QFontMetrics(bold).horizontalAdvance("● running") + 4)  # steady: the widest state
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -149,7 +149,6 @@ class CallInspectorPanel(RunPanel):
         self.copy_button.setEnabled(call is not None)
         if call is None:
             self.title.setText(PLACEHOLDER)
-            self.title.setFont(self.font())
             for label in (self.status, self.summary):
                 label.clear()
             for widget in (self.messages, self.details):
@@ -158,7 +157,6 @@ class CallInspectorPanel(RunPanel):
             self.reply_label.setText("Reply")
             self.json_model.set_value({})
             return
-        self.title.setFont(self._bold)
         self.title.setText(f"{'model' if call.kind == 'llm' else 'tool'} · {call.name} — node {call.node_id}")
         self.messages.setHtml(messages_html(call, is_dark(self.palette())))
         self._shown_len, self._shown_restarts, self._shown_finished = 0, -1, False
