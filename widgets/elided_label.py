@@ -17,11 +17,9 @@ MIN_CHARS = 6  # the narrowest the label gets: about this many average character
 
 
 class ElidedLabel(QLabel):
-    def __init__(self, text: str = "", parent: QWidget | None = None, *,
-                 mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight, min_chars: int = MIN_CHARS) -> None:
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, min_chars: int = MIN_CHARS) -> None:
         super().__init__(text, parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
-        self._mode = mode
         self._min_chars = min_chars
         self._width_text: str | None = None
         self._own_tip = ""
@@ -68,7 +66,7 @@ class ElidedLabel(QLabel):
             super().paintEvent(event)
             return
         rect = self.contentsRect()
-        shown = self.fontMetrics().elidedText(self.text(), self._mode, rect.width())
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
         painter = QPainter(self)
         option = QStyleOption()
         option.initFrom(self)
