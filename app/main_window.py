@@ -21,7 +21,7 @@ import asyncio
 import gc
 
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import QDialog, QMainWindow, QWidget
 
 from app.about import install_help_menu
 from app.actions import build_actions, configure
@@ -42,6 +42,7 @@ from app.settings_store import save_window_state, window_state
 from app.window_wiring import wire_window
 from engine.graph.model import Workflow
 from widgets.canvas import CanvasScene, CanvasView, Minimap
+from widgets.elided_label import ElidedLabel
 from widgets.inspector import InspectorWidget
 from widgets.palette import PaletteWidget
 from widgets.problems import ProblemsPanel
@@ -91,8 +92,8 @@ class MainWindow(QMainWindow):
         self.files = FileController(self.document, self, self)
         self.run_toolbar = RunToolbar(self, self.actions_by_name)
         self.addToolBar(self.run_toolbar)
-        self.counts_label = QLabel(self)
-        self.run_status = QLabel(self)
+        self.counts_label = ElidedLabel(parent=self)  # the status bar's labels elide: they never widen the window
+        self.run_status = ElidedLabel(parent=self)
         self.run_status.setObjectName("run_status")
         self.statusBar().addPermanentWidget(self.run_status)
         self.statusBar().addPermanentWidget(self.counts_label)

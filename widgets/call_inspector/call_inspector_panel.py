@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QGuiApplication, QTextCursor
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
 from engine.projection import CallRow, ProjectionChanges
 from widgets.call_inspector.call_text import call_json, call_record, details_html, messages_html, summary_line
 from widgets.call_inspector.json_tree import JsonTreeModel
+from widgets.compact_rows import compact_buttons, short_views
+from widgets.elided_label import ElidedLabel
 from widgets.run_panel import RunPanel
 from widgets.trace.trace_format import is_dark, status_colour
 
@@ -43,13 +45,18 @@ class CallInspectorPanel(RunPanel):
         super().__init__(parent)
         self.span_id: str | None = None
         self.pinned = False  # the person picked a call: stop following the streaming one
-        self.title = QLabel(PLACEHOLDER, self)
+        self.title = ElidedLabel(PLACEHOLDER, self)  # a long model / node name elides instead of widening the dock
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status = QLabel(self)
+        bold = QFont(self.status.font())
+        bold.setBold(True)
+        self.title.setFont(bold)  # one font, so the title's minimum width stays the same whatever it shows
+        self.status.setMinimumWidth(QFontMetrics(bold).horizontalAdvance("● running") + 4)  # steady: the widest state
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
         self.copy_button = QPushButton("Copy as JSON", self)
         self.copy_button.setEnabled(False)
+        compact_buttons(self.copy_button)
         self.messages = QTextBrowser(self)
         self.reply_label = QLabel("Reply", self)
         self.reply = QPlainTextEdit(self)
@@ -65,6 +72,7 @@ class CallInspectorPanel(RunPanel):
         json_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         json_header.resizeSection(2, 70)
         self._json_for: str | None = None
+        short_views(self.messages, self.reply, self.details, self.json_view)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.messages)
         reply_box = QWidget(split)
@@ -149,7 +157,7 @@ class CallInspectorPanel(RunPanel):
             self.reply_label.setText("Reply")
             self.json_model.set_value({})
             return
-        self.title.setText(f"<b>{'model' if call.kind == 'llm' else 'tool'} · {call.name}</b> — node {call.node_id}")
+        self.title.setText(f"{'model' if call.kind == 'llm' else 'tool'} · {call.name} — node {call.node_id}")
         self.messages.setHtml(messages_html(call, is_dark(self.palette())))
         self._shown_len, self._shown_restarts, self._shown_finished = 0, -1, False
         self._refresh()

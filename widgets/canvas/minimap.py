@@ -29,7 +29,7 @@ class Minimap(QWidget):
     def __init__(self, view: CanvasView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = view
-        self.setMinimumSize(160, 110)
+        self.setMinimumSize(160, 70)  # a short right column still fits a 700 px high window
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.picture = MinimapPicture(view.canvas_scene())

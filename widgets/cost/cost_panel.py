@@ -24,13 +24,14 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from engine.projection import ProjectionChanges, RunProjection
 from widgets.cost.budget_gauge import NOTE_HEIGHT, BudgetGauge
 from widgets.cost.usage_models import ModelUsageModel, NodeUsageModel, cost_text
 from widgets.cost.usage_plots import UsagePlot
 from widgets.cost.usage_series import CostView, cost_view, node_series
+from widgets.elided_label import ElidedLabel
 from widgets.run_panel import RunPanel
 
 ROW_HEIGHT = 22
@@ -71,7 +72,7 @@ class CostPanel(RunPanel):
         self.node_model, self.model_model = NodeUsageModel(), ModelUsageModel()
         self.node_table, self.model_table = _table(self.node_model), _table(self.model_model)
         self.node_table.activated.connect(self._on_node_table_activated)
-        self.total = QLabel()
+        self.total = ElidedLabel()  # a long total elides (full text in its tooltip) instead of widening the window
         self.total.setObjectName("costTotal")
         self.total.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.total.setAutoFillBackground(True)  # opaque: new totals repaint the label, not the dock and window under it

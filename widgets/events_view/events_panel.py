@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
@@ -31,6 +30,8 @@ from PySide6.QtWidgets import (
 
 from engine import events as ev
 from engine.projection import ProjectionChanges, RunProjection
+from widgets.compact_rows import compact_buttons
+from widgets.elided_label import ElidedLabel
 from widgets.events_view.event_text import event_node, event_summary
 from widgets.events_view.events_model import EventsModel, Matcher
 from widgets.run_panel import RunPanel
@@ -77,16 +78,18 @@ class EventsPanel(RunPanel):
         self.kinds_button.setMenu(self.kinds_menu)
         self.node_box = QComboBox(self)
         self.node_box.addItem(ALL_NODES)
-        self.node_box.setMinimumContentsLength(12)
+        self.node_box.setMinimumContentsLength(8)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search kind, node, summary…")
         self.search.setClearButtonEnabled(True)
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setToolTip("Copy the selected events as JSON lines (Ctrl+C)")
-        self.count_label = QLabel(self)
+        self.count_label = ElidedLabel(parent=self)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        # fixed: its text changes every flush, which must not lay the bar out again
-        self.count_label.setFixedWidth(self.fontMetrics().horizontalAdvance("000,000 of 000,000 (filtering…)") + 8)
+        # a steady width (elided when the dock is narrow): its text changes every flush, which must not lay the
+        # bar out again
+        self.count_label.set_width_text("000,000 of 000,000 (filtering…)")
+        compact_buttons(self.copy_button)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for widget, stretch in ((self.kinds_button, 0), (self.node_box, 0), (self.search, 1),

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.projection import HumanQuestion
+from widgets.compact_rows import compact_buttons
 from widgets.human_gate.artifact_text import artifact_to_text, parse_edit
 
 
@@ -66,6 +67,8 @@ class DecisionForm(QWidget):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(self.as_json)
+        compact_buttons(self.approve_button, self.reject_button, self.edit_button, self.submit_button,
+                        self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.title, self.prompt, self.artifact, self.reason):

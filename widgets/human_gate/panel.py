@@ -19,8 +19,10 @@ from typing import Any
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHeaderView,
     QLabel,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.projection import ProjectionChanges
+from widgets.compact_rows import short_views
 from widgets.human_gate.decision_form import DecisionForm
 from widgets.human_gate.questions_model import AnsweredModel, OpenQuestionsModel, node_title
 from widgets.run_panel import RunPanel
@@ -66,6 +69,7 @@ class HumanGatePanel(RunPanel):
         self.form = DecisionForm(self)
         self.answered_label = QLabel("Answered", self)
         self.answered_table = _table(self.answered_model, self)
+        short_views(self.open_table, self.answered_table, self.form.artifact)
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
@@ -77,8 +81,13 @@ class HumanGatePanel(RunPanel):
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addWidget(self.answered_label)
         bottom_layout.addWidget(self.answered_table)
+        top_scroll = QScrollArea(self)  # the question and its form scroll when the dock is short
+        top_scroll.setObjectName("human_gate_scroll")
+        top_scroll.setWidget(top)
+        top_scroll.setWidgetResizable(True)
+        top_scroll.setFrameShape(QFrame.Shape.NoFrame)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.addWidget(top)
+        splitter.addWidget(top_scroll)
         splitter.addWidget(bottom)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QSplitter,
     QTableView,
@@ -37,6 +36,8 @@ from PySide6.QtWidgets import (
 
 from engine.projection import ProjectionChanges, RunProjection
 from engine.projection.judged import artifact_text
+from widgets.compact_rows import short_views
+from widgets.elided_label import ElidedLabel
 from widgets.memory_view.contents_model import MemoryContentsModel
 from widgets.memory_view.history_model import MemoryHistoryModel
 from widgets.memory_view.merge import MemoryEvent
@@ -52,21 +53,22 @@ class MemoryPanel(RunPanel):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Filter by memory, scope, key or node")
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(160)
+        self.search.setMinimumWidth(100)
         self.reads = QCheckBox("Reads", self)
         self.reads.setChecked(True)
         self.only_key = QCheckBox("Only the selected key", self)
-        self.summary = QLabel(self)
+        self.summary = ElidedLabel(parent=self)
         self.node_chip = QToolButton(self)  # "only <node>": the canvas selection; clicking shows every node
         self.node_chip.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.node_chip.setToolTip("Only the node selected on the canvas: click to show every node")
         self.node_chip.clicked.connect(self._on_node_chip_clicked)
-        bar = QHBoxLayout()
+        bar = QHBoxLayout()  # two rows, the filter above its options and the count: the dock fits a narrow column
         bar.addWidget(self.node_chip)
         bar.addWidget(self.search, 1)
-        bar.addWidget(self.reads)
-        bar.addWidget(self.only_key)
-        bar.addWidget(self.summary)
+        options = QHBoxLayout()
+        options.addWidget(self.reads)
+        options.addWidget(self.only_key)
+        options.addWidget(self.summary, 1)
         row_height = self.fontMetrics().height() + 8
         self.contents = QTreeView(self)
         self.contents.setModel(self.contents_model)
@@ -100,6 +102,7 @@ class MemoryPanel(RunPanel):
         self.history.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.value = MemoryValuePane(self)
         self.value.set_store(store)
+        short_views(self.contents, self.history)
         self.lists = QSplitter(Qt.Orientation.Vertical, self)
         self.lists.addWidget(self.contents)
         self.lists.addWidget(self.history)
@@ -111,6 +114,7 @@ class MemoryPanel(RunPanel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
+        layout.addLayout(options)
         layout.addWidget(self.splitter, 1)
         self._emitting = True
         self._refused = self._writes_counted = 0  # refused writes counted so far, of how many

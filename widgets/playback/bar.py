@@ -1,6 +1,9 @@
 """`PlaybackBar`: the strip under the canvas that moves through a run — the track (`ScrubTrack`), play /
 pause, the speed, steps to the previous / next event, span and verdict, start / end, the moment shown
-(time and seq) and, for a live run, "live" or a "Back to live" button.
+(time and seq) and, for a live run, "live" or a "Back to live" button. Previous / play / next always show;
+the other controls are a tool bar whose last ones fold under its » menu when the window is narrow, and the
+position label has a steady width (the run's longest position text, elided when short of room), so the bar
+never widens the window.
 
 Every control is a `QAction` with a shortcut (window-wide while the bar shows): Alt+←/→ event,
 Alt+Shift+←/→ span, Alt+PgUp/PgDown verdict, Alt+Home / Alt+End, Ctrl+Space play / pause; "By event"
@@ -15,15 +18,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QStackedLayout,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
 
+from widgets.elided_label import ElidedLabel
 from widgets.playback.track import ScrubTrack
 
 SPEED_CHOICES: list[tuple[str, float]] = [("1×", 1.0), ("2×", 2.0), ("5×", 5.0), ("10×", 10.0), ("100×", 100.0),
                                           ("max", 0.0)]
 _Icon = QStyle.StandardPixmap
+POSITION_MIN_CHARS = 16  # the narrowest the position gets: "0:00.4 / 0:12.3", the rest elided
 # name, text, icon (None: the text), tip, shortcut, (step kind, direction) or None
 _STEPS = [
     ("start", "Start", _Icon.SP_MediaSkipBackward, "To the run's start", "Alt+Home", None),
@@ -65,7 +79,8 @@ class PlaybackBar(QWidget):
         for text, value in SPEED_CHOICES:
             self.speed.addItem(text, value)
         self.speed.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(self.speed.itemData(i))))
-        self.position = QLabel(self)
+        # its width is the run's longest position text; when the bar is narrow it still shows about the times
+        self.position = ElidedLabel(parent=self, min_chars=POSITION_MIN_CHARS)
         self.position.setObjectName("playback_position")
         self.position.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.position.setAutoFillBackground(True)  # opaque: a new position repaints the label, not the bar under it
@@ -76,9 +91,12 @@ class PlaybackBar(QWidget):
         self.live_button.setText("Back to live")
         self.live_button.setToolTip("Show the run as it is now and follow it again")
         self.live_button.clicked.connect(self.end_requested)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(2)
+        # previous / play / next always show; the other controls are a tool bar: when the window is narrow its
+        # last ones go under its » menu instead of widening the window (each keeps its shortcut)
+        transport: list[QAction] = []
+        self.controls = QToolBar(self)
+        self.controls.setObjectName("playback_controls")
+        self.controls.setIconSize(QSize(16, 16))
         for name, text, icon, tip, keys, step in _STEPS:
             action = self._action(name, text, f"{tip} ({keys})", keys)
             if icon is not None:
@@ -90,19 +108,30 @@ class PlaybackBar(QWidget):
             else:
                 action.triggered.connect(self.end_requested)
             if name == "next_event":
-                layout.addWidget(self._button(self.play_action))
-            layout.addWidget(self._button(action))
-        layout.addWidget(self.speed)
+                transport.append(self.play_action)
+            if name.endswith("_event"):
+                transport.append(action)
+            else:
+                self.controls.addAction(action)
+        self.controls.addWidget(self.speed)
         self.by_event_action = self._action(
             "by_event", "By event", "Scale the track by event, each the same width, instead of by time: events "
             "that came close together spread out to be dragged through (Alt+Shift+E)", "Alt+Shift+E")
         self.by_event_action.setCheckable(True)
         self.by_event_action.toggled.connect(self._on_scale_toggled)
-        layout.addWidget(self._button(self.by_event_action))
+        self.controls.addAction(self.by_event_action)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        for action in transport:
+            layout.addWidget(self._button(action))
+        layout.addWidget(self.controls)
         layout.addWidget(self.track, 1)
         layout.addWidget(self.position)
-        layout.addWidget(self.live_label)
-        layout.addWidget(self.live_button)
+        self._live_slot = QStackedLayout()  # "live", "Back to live" or nothing, in one steady width
+        for widget in (QWidget(self), self.live_label, self.live_button):
+            self._live_slot.addWidget(widget)
+        layout.addLayout(self._live_slot)
         self.show_state(playing=False, live_run=False, following=True)
 
     def _action(self, name: str, text: str, tip: str, keys: str) -> QAction:
@@ -151,28 +180,30 @@ class PlaybackBar(QWidget):
                  seqs: Mapping[str, Sequence[int]]) -> None:
         """The run's extent on both scales and its marks on each (by kind: times, and event numbers)."""
         self._run = (end_seconds, end_seq, times, seqs)
+        self.position.set_width_text(position_text(end_seconds, end_seq, end_seconds, end_seq))
         self._draw_run()
 
     def show_position(self, seq: int, end_seq: int, seconds: float, end_seconds: float) -> None:
         self._at = (seq, seconds)
         self.track.set_position(seq if self.by_event else seconds)
-        self.position.setText(f"{clock_text(seconds)} / {clock_text(end_seconds)} · event {seq:,} of {end_seq:,}")
-        width = self.position.sizeHint().width()
-        if width > self.position.minimumWidth():  # grows, never shrinks: the track keeps its width under the hand
-            self.position.setMinimumWidth(width)
+        self.position.setText(position_text(seconds, seq, end_seconds, end_seq))
 
     def show_state(self, *, playing: bool, live_run: bool, following: bool) -> None:
         self.play_action.setText("Pause" if playing else "Play")
         self.play_action.setIcon(self.style().standardIcon(
             QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay))
         self.play_action.setToolTip(("Pause" if playing else "Play the run at the chosen speed") + " (Ctrl+Space)")
-        self.live_label.setVisible(live_run and following)
-        self.live_button.setVisible(live_run and not following)
+        shown = (self.live_label if following else self.live_button) if live_run else None
+        self._live_slot.setCurrentIndex(0 if shown is None else self._live_slot.indexOf(shown))
 
     def set_speed(self, speed: float) -> None:
         for i, (_text, value) in enumerate(SPEED_CHOICES):
             if value == speed:
                 self.speed.setCurrentIndex(i)
+
+
+def position_text(seconds: float, seq: int, end_seconds: float, end_seq: int) -> str:
+    return f"{clock_text(seconds)} / {clock_text(end_seconds)} · event {seq:,} of {end_seq:,}"
 
 
 def clock_text(seconds: float) -> str:

@@ -34,7 +34,7 @@ class ScrubTrack(QWidget):
         super().__init__(parent)
         self.setObjectName("playback_track")
         self.setMinimumHeight(26)
-        self.setMinimumWidth(240)
+        self.setMinimumWidth(100)  # the bar compresses to fit a small window; the track takes what is left
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.extent = 0.0  # the scale's end: the run's duration (s), or its last event's number

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from widgets.compact_rows import compact_buttons
 from widgets.runs.run_rows import RunListing, load_listings
 from widgets.runs.runs_model import RUN_ID_ROLE, RunsModel
 from widgets.runs.store_housekeeping import StoreHousekeeping
@@ -87,14 +88,18 @@ class RunsPanel(QWidget):
         self.export_action.setObjectName("export_run")
         self.export_action.setToolTip("Write this run, its workflow version and its recording to one bundle file")
         self.export_action.triggered.connect(self._on_export_triggered)
-        bar = QHBoxLayout()
+        bar = QHBoxLayout()  # two rows, the filter above the buttons: the dock fits a narrow left column
         bar.addWidget(self.filter_edit, 1)
         bar.addWidget(self.status_combo)
+        buttons = QHBoxLayout()
         for button in (self.refresh_button, self.open_button, self.delete_button):
-            bar.addWidget(button)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        compact_buttons(self.refresh_button, self.open_button, self.delete_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
+        layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.housekeeping)

@@ -1,4 +1,4 @@
-"""`StoreHousekeeping`: the Runs dock's bottom bar (a child widget of the panel) — the store's size, Prune… and Compact database.
+"""`StoreHousekeeping`: the Runs dock's bottom bar (a child widget of the panel) — the store's size above Prune… and Compact database.
 
 It keeps no reference to the panel (its parent): a cycle of Qt wrappers collected by a worker thread's
 garbage collection would destroy widgets off the GUI thread. Every store access (size, prune plan,
@@ -14,9 +14,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from shiboken6 import isValid
 
+from widgets.compact_rows import compact_buttons
+from widgets.elided_label import ElidedLabel
 from widgets.runs.prune_dialog import PruneDialog
 
 if TYPE_CHECKING:
@@ -26,16 +28,20 @@ if TYPE_CHECKING:
 class StoreHousekeeping(QWidget):
     def __init__(self, panel: RunsPanel) -> None:
         super().__init__(panel)  # the panel is its parent, never an attribute: no reference cycle
-        self.size_label = QLabel("", self)
+        self.size_label = ElidedLabel("", self)
         self.prune_button = QPushButton("Prune…", self)
         self.prune_button.setToolTip("Remove old runs (a preview says how many first)")
         self.compact_button = QPushButton("Compact database", self)
         self.compact_button.setToolTip("Give the space of removed runs back to the disk (SQLite VACUUM)")
-        self.bar = QHBoxLayout(self)
-        self.bar.setContentsMargins(0, 0, 0, 0)
-        self.bar.addWidget(self.size_label, 1)
+        rows = QVBoxLayout(self)  # the size above the buttons: both readable in a narrow left column
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.addWidget(self.size_label)
+        self.bar = QHBoxLayout()
         self.bar.addWidget(self.prune_button)
         self.bar.addWidget(self.compact_button)
+        self.bar.addStretch(1)
+        rows.addLayout(self.bar)
+        compact_buttons(self.prune_button, self.compact_button)
         self.dialog: PruneDialog | None = None
         self.note = ""  # what the last prune or compaction did, beside the size
         self.prune_button.clicked.connect(self.open_prune)

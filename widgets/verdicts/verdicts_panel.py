@@ -36,6 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.projection import ProjectionChanges, RunProjection
+from widgets.compact_rows import short_views
+from widgets.elided_label import ElidedLabel
 from widgets.run_panel import RunPanel, same_run
 from widgets.verdicts.look import look_for
 from widgets.verdicts.verdict_details import VerdictDetails
@@ -50,10 +52,12 @@ class VerdictsPanel(RunPanel):
         self.node_box.setMinimumContentsLength(10)
         self.node_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.decision_buttons: dict[str, QToolButton] = {}
-        self.summary = QLabel(self)
-        bar = QHBoxLayout()
+        self.summary = ElidedLabel(parent=self)
+        bar = QHBoxLayout()  # two rows, the node and the count above the decisions: the dock fits a narrow column
         bar.addWidget(QLabel("Node:", self))
         bar.addWidget(self.node_box)
+        bar.addWidget(self.summary, 1)
+        decisions = QHBoxLayout()
         for decision in DECISIONS:
             button = QToolButton(self)
             button.setText(decision)
@@ -62,8 +66,8 @@ class VerdictsPanel(RunPanel):
             button.setToolTip(f"Show {decision} verdicts")
             button.toggled.connect(self._on_decision_toggled)
             self.decision_buttons[decision] = button
-            bar.addWidget(button)
-        bar.addWidget(self.summary, 1)
+            decisions.addWidget(button)
+        decisions.addStretch(1)
         self._style_decision_buttons()
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -88,6 +92,7 @@ class VerdictsPanel(RunPanel):
         self.table.addActions([copy, show_span])
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.details = VerdictDetails(self)
+        short_views(self.table)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.details)
@@ -96,6 +101,7 @@ class VerdictsPanel(RunPanel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
+        layout.addLayout(decisions)
         layout.addWidget(self.splitter, 1)
         self._restoring = False
         self._nodes_listed: set[str] = set()
