@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 from pytestqt.qtbot import QtBot
 
 from engine import events as ev
 from engine.projection import RunProjection, project
 from tests.widgets.stored_example_runs import NAMES, stored_run
 from widgets.cost import CostPanel
-from widgets.cost.budget_gauge import level_of
+from widgets.cost.budget_gauge import BudgetGauge, level_of
 from widgets.cost.usage_models import cost_text
 
 
@@ -167,3 +168,17 @@ def test_live_batches_insert_rows_without_a_reset(qtbot: QtBot) -> None:
     assert panel.redraws - redraws < flushes / 2  # live plots are rate-limited (the final state is drawn)
     assert panel.tokens_plot.curve.getData()[1][-1] == stored_run("research").summary.tokens_in + \
         stored_run("research").summary.tokens_out
+
+
+def test_a_narrow_gauge_keeps_the_used_figure_and_share_before_the_limit(qtbot: QtBot) -> None:
+    gauge = BudgetGauge("Tokens")
+    qtbot.addWidget(gauge)
+    gauge.set_value(6677, 200000, "6,677", "200,000")
+    metrics = QFontMetrics(gauge.font())
+    whole, without_limit = "6,677 / 200,000 · 3%", "6,677 · 3%"
+    assert gauge.figures_within(metrics, metrics.horizontalAdvance(whole)) == whole
+    assert gauge.figures_within(metrics, metrics.horizontalAdvance(whole) - 1) == without_limit
+    assert gauge.figures_within(metrics, metrics.horizontalAdvance(without_limit) - 1) == "3%"
+    assert "6,677 / 200,000 · 3%" in gauge.toolTip()  # the whole text stays reachable
+    gauge.set_value(12, None, "12", "")
+    assert gauge.figures_within(metrics, metrics.horizontalAdvance("12")) == "12"  # no limit: the used figure

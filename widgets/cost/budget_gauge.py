@@ -3,7 +3,8 @@
 Levels: "ok" below 75 %, "amber" from 75 %, "red" from 90 % (and over); "none" when the run sets no
 such limit (the bar then says "no limit" and shows only what was used). A note (the Deadline's
 "+ 2.0 s held = 5.4 s") is drawn under the bar when the gauge is given the room (`NOTE_HEIGHT`), and is in
-its tooltip. The colours follow the widget's palette (light or dark).
+its tooltip. A gauge too narrow for its figures drops the limit first, then the used figure, keeping the
+share (the whole text is in the tooltip). The colours follow the widget's palette (light or dark).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class BudgetGauge(QWidget):
         self.limit: float | None = None
         self.level = "none"
         self.text = "no limit"
+        self.shorter: tuple[str, ...] = ()  # the figures in fewer words, for a narrow gauge (the used figure kept)
         self.note = ""
         self.setMinimumHeight(54)  # name, figures (below the name when the gauge is narrow), bar
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -47,9 +49,17 @@ class BudgetGauge(QWidget):
         if (used, limit, level, text, note) == (self.used, self.limit, self.level, self.text, self.note):
             return
         self.used, self.limit, self.level, self.text, self.note = used, limit, level, text, note
+        self.shorter = (f"{used_text} · {used / limit:.0%}", f"{used / limit:.0%}") if limit else (used_text,)
         self.setToolTip(f"{self.title}: {text}" + {"amber": " — nearing its limit", "red": " — at its limit"}
                         .get(level, "") + (f" ({note})" if note else ""))
         self.update()
+
+    def figures_within(self, metrics: QFontMetrics, width: int) -> str:
+        """The figures as they fit `width`: whole, else without the limit, else the share alone, else elided."""
+        for text in (self.text, *self.shorter):
+            if metrics.horizontalAdvance(text) <= width:
+                return text
+        return metrics.elidedText((self.text, *self.shorter)[-1], Qt.TextElideMode.ElideRight, width)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -84,7 +94,7 @@ class BudgetGauge(QWidget):
         colour = fill if self.level in ("amber", "red") else text_colour
         painter.setPen(QPen(colour))
         painter.drawText(text_row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-                         metrics.elidedText(self.text, Qt.TextElideMode.ElideLeft, int(text_row.width())))
+                         self.figures_within(metrics, int(text_row.width())))
         if self.note and self.height() >= bar.bottom() + NOTE_HEIGHT:
             painter.setPen(QPen(text_colour))
             painter.drawText(QRectF(2, bar.bottom() + 1, self.width() - 4, NOTE_HEIGHT - 1),
