@@ -13,7 +13,8 @@ never draws it scaled: a picture from another zoom is repainted first.
 Invariants: the picture is only used when the owner says so (the view is moving, nothing is
 dragged); any change of what the layer shows calls `invalidate()`, and a changed `key` (theme,
 mode) repaints; the image never covers more than `MAX_PIXELS` (then the layer is painted
-directly) and is dropped when the view comes to rest.
+directly) and is dropped when the view comes to rest — except a picture at rest (the overview's
+far picture, `margin` 0, drawn only unscaled), which its owner keeps until what it shows changes.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ Painter = Callable[[QPainter, QRectF], None]  # paints the layer's content for a
 
 
 class LayerCache:
-    def __init__(self) -> None:
+    def __init__(self, margin: float = MARGIN) -> None:
+        self.margin = margin  # of the exposed width / height added on each side of a new picture
         self._image: QImage | None = None
         self._scene_rect = QRectF()
         self._scale = 0.0
@@ -52,7 +54,7 @@ class LayerCache:
         self._last_scale = scale
         if not self._usable(area, key, scale, transform, scaled):
             # zooming in, the view only shrinks inside the picture: no margin (a cheaper repaint)
-            self._repaint(painter, area, key, paint, MARGIN_IN if zooming_in else MARGIN)
+            self._repaint(painter, area, key, paint, MARGIN_IN if zooming_in else self.margin)
         image = self._image
         if image is None:  # the area is too large to be worth a picture
             paint(painter, area)

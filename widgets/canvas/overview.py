@@ -16,6 +16,12 @@ While the view pans or zooms in this mode (`scene.moving`) the drawing comes fro
 edges as lines, long ones from a density image), so repainting it costs a blit, not ~15,000
 long hairlines; at rest every edge is stroked again.
 
+At rest below `FAR_ZOOM` (the density image) the batch is drawn from a second picture, painted
+once at device resolution for the view's transform (`far_picture`, no margin) and blitted 1:1,
+the same pixels as painting it: F pressed again, or any repaint of the fitted view, costs a blit
+instead of the density image scaled and ~5,000 boxes filled. It survives the mode switch (the
+batch does not depend on it) and is dropped with the gesture picture on every change of the batch.
+
 While nodes are dragged (`scene.fast_mode`) the selected nodes and their edges are *live*: left
 out of the batch (built once when the drag starts) and drawn directly on top each frame, so a
 drag step repaints only the area the moved nodes and their edges cover (`nodes_moved`), never
@@ -62,6 +68,7 @@ class OverviewPainter:
         self._live_area = QRectF()  # where the live nodes and edges were last drawn
         self._edges_stale = True
         self.cache = LayerCache()
+        self.far_picture = LayerCache(margin=0.0)  # the batch at rest below FAR_ZOOM: F again is a blit
         self.density = EdgeDensity(self._on_density_ready)
         self.coarse = CoarseEdges(self._on_coarse_ready)  # the edges of a moving picture in the band
         self.builds = 0  # batches built (tests, benchmarks)
@@ -73,7 +80,7 @@ class OverviewPainter:
         for item in self.scene.node_items.values():
             item.setFlag(_NO_CONTENTS, active)  # edges never paint themselves: the EdgeLayer stops
         self.scene.follow_gesture()
-        self.cache.invalidate()  # the batch itself (boxes, lines, density) does not depend on the mode
+        self.cache.invalidate()  # the batch itself (boxes, lines, density, far picture) does not depend on the mode
         self.scene.update()
 
     def adopt(self, item: QGraphicsItem) -> None:
@@ -98,16 +105,20 @@ class OverviewPainter:
         elif self._stale_nodes is not None:
             self._stale_nodes.update(nodes)
         self._boxes = None
-        self.cache.invalidate()
+        self._drop_pictures()
 
     def edges_changed(self) -> None:
         """Edges were added or removed: their lines (and density image) are rebuilt, the boxes stay."""
         self._edges_stale = True
         self._boxes = None
+        self._drop_pictures()
+
+    def _drop_pictures(self) -> None:
         self.cache.invalidate()
+        self.far_picture.invalidate()
 
     def _on_density_ready(self) -> None:
-        self.cache.invalidate()
+        self._drop_pictures()
         if self.active and shiboken6.isValid(self.scene):  # the scene may be gone by the time a build ends
             self.scene.update()
 
@@ -173,6 +184,8 @@ class OverviewPainter:
             self.coarse.prepare(self._lines, self.scene.theme.edge)  # before a picture in the band needs it
         if self.scene.moving and not self._live_nodes:
             self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_picture, scaled=self.scene.zooming)
+        elif many and not self._live_nodes and painter.worldTransform().m11() < FAR_ZOOM:
+            self.far_picture.draw(painter, exposed, (self.scene.theme.dark,), self._paint_batch, scaled=False)
         else:
             self._paint_batch(painter, exposed)
         if self._live_nodes:

@@ -1,0 +1,51 @@
+"""The overview's picture at rest below the far zoom on a large graph: F again (or any repaint at the
+same view) is a blit of the picture, which is the same pixels as painting the overview directly, and
+a change of what it shows (a selection, the mode switch is not one) paints a new one."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QImage
+
+from tests.widgets.canvas_render import large_canvas, render
+from widgets.canvas import CanvasView
+from widgets.canvas.overview import FAR_ZOOM
+
+
+@pytest.fixture
+def big(qtbot):
+    return large_canvas(qtbot)
+
+
+def painted_directly(view: CanvasView, monkeypatch: pytest.MonkeyPatch) -> QImage:
+    """The view as the overview paints it without its picture."""
+    with monkeypatch.context() as patch:
+        patch.setattr(view.canvas_scene().overview.far_picture, "draw",
+                      lambda painter, area, key, paint, scaled: paint(painter, area))
+        return render(view)
+
+
+def test_fit_again_is_drawn_from_the_picture_with_the_same_pixels(big, monkeypatch):
+    _, scene, view = big
+    picture = scene.overview.far_picture
+    view.fit_to_view()
+    assert view.zoom() < FAR_ZOOM
+    first = render(view)
+    assert picture.repaints == 1
+    assert first == painted_directly(view, monkeypatch)
+    view.set_zoom(1.0)  # out of overview mode and back: the picture stays
+    view.settle_now()
+    render(view)
+    view.fit_to_view()
+    assert render(view) == first and picture.repaints == 1
+
+
+def test_a_selection_at_fit_paints_a_new_picture_showing_it(big, monkeypatch):
+    _, scene, view = big
+    picture = scene.overview.far_picture
+    view.fit_to_view()
+    before = render(view)
+    view.select_nodes([next(iter(scene.node_items))])
+    after = render(view)
+    assert picture.repaints == 2 and after != before
+    assert after == painted_directly(view, monkeypatch)
