@@ -1,0 +1,141 @@
+"""The edges of the view at rest, painted ahead on a worker thread while the view is about to settle.
+
+When a pan or zoom ends, the first full-quality frame strokes every edge in view as an antialiased
+curve: ~1,000 edges, most of them long, at 5,000 nodes (16–27 ms of a 20–35 ms settle frame; fill
+rate, not Python). The scene knows the view the gesture will rest at as soon as the input goes
+quiet, so `RestPicture.prepare` collects what the edge layer would draw there (on the GUI thread:
+pens, curves and arrows, built as the direct paint would build them) and a worker paints it into
+an image of the viewport at the view's very transform (`QPainter.drawPath` releases the GIL). The
+settle frame then copies that image 1:1 (`draw`) instead of stroking the curves.
+
+The copy gives the pixels the direct paint gives (the tests compare grabs): the background, then
+the same strokes in the same order (the edges the index finds for the viewport, in stacking
+order), at the same device coordinates, clipped to the same viewport.
+
+Invariants:
+- a picture is drawn only when it is complete and matches the paint exactly: the same world
+  transform, render hints and device pixel ratio, the same `generation` of the edges (the layer
+  counts every change of what it shows: an edit, a selection, a mark) and the same theme; else the
+  layer paints directly, so a picture is never stale;
+- input cancels the picture being painted (`cancel`: the worker stops at its next stroke) and a
+  newer `prepare` supersedes an older one; the worker only reads what it was given (paths, pens
+  and polygons collected on the GUI thread, held by the job until it ends; the items replace
+  their paths, never change them) and paints an image it owns (QPainter on a QImage is safe off
+  the GUI thread);
+- the picture holds the background too (an opaque copy: the strokes blend onto the very pixels
+  they blend onto in the direct paint), so it is not drawn where a comment lies under the edges.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+
+from widgets.worker_thread import WorkerThread
+
+Strokes = list[tuple[QPen, QPainterPath]]
+Arrows = list[tuple[QBrush, QPolygonF]]
+Background = Callable[[QPainter, QRectF], None]  # paints the scene's background over a scene area
+_WORKER = WorkerThread("canvas-rest-picture")
+_NO_PEN = QPen(Qt.PenStyle.NoPen)
+_NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
+
+
+@dataclass(frozen=True)
+class PictureKey:
+    """What a painted picture must match to be drawn instead of the direct paint."""
+
+    transform: tuple[float, ...]  # the world transform's six affine numbers, device pixels
+    size: tuple[int, int]  # of the viewport, device-independent pixels
+    hints: int  # the painter's render hints
+    ratio: float  # device pixel ratio
+    generation: int  # of the edges (EdgeLayer.generation)
+    theme: object  # the scene's theme (identity)
+
+
+def transform_numbers(transform: QTransform) -> tuple[float, ...]:
+    return (transform.m11(), transform.m12(), transform.m21(), transform.m22(), transform.dx(), transform.dy())
+
+
+class RestPicture:
+    def __init__(self) -> None:
+        self._ticket = itertools.count(1)
+        self._current = 0  # the ticket of the newest prepare; a job of an older ticket stops
+        self._done: tuple[int, PictureKey, QImage] | None = None  # (ticket, key, image) painted
+        self.prepared = 0  # pictures asked for (tests, benchmarks)
+        self.painted = 0  # pictures the worker finished (tests, benchmarks)
+        self.drawn = 0  # settle and rest frames that copied a picture
+
+    def cancel(self) -> None:
+        """Input came: the picture being painted (if any) is no longer wanted; the painted one is dropped."""
+        self._current = next(self._ticket)
+        self._done = None
+
+    def prepare(self, key: PictureKey, background: Background, strokes: Strokes, arrows: Arrows) -> None:
+        """Paint, on the worker, the `background` then `strokes` then `arrows` into an image of the
+        viewport at `key`'s size, transform and hints."""
+        ticket = self._current = next(self._ticket)
+        self._done = None
+        self.prepared += 1
+        _WORKER.post(lambda: self._paint(ticket, key, background, strokes, arrows))
+
+    def _paint(self, ticket: int, key: PictureKey, background: Background, strokes: Strokes, arrows: Arrows) -> None:
+        ratio, size = key.ratio, key.size
+        image = QImage(round(size[0] * ratio), round(size[1] * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(ratio)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.RenderHint(key.hints))
+        painter.setClipRect(0, 0, size[0], size[1])
+        m11, m12, m21, m22, dx, dy = key.transform
+        transform = QTransform(m11, m12, m21, m22, dx, dy)
+        painter.setWorldTransform(transform)
+        if self._current == ticket:
+            background(painter, covered_area(transform, size))
+        finished = stroke(painter, strokes, arrows, lambda: self._current != ticket)
+        painter.end()
+        if finished and self._current == ticket:
+            self._done = (ticket, key, image)
+            self.painted += 1
+
+    def draw(self, painter: QPainter, key: PictureKey) -> bool:
+        """Copy the picture 1:1 when it was painted for exactly `key` (False: paint directly)."""
+        done = self._done
+        if done is None or done[0] != self._current or done[1] != key:
+            return False
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        painter.drawImage(0, 0, done[2])
+        painter.restore()
+        self.drawn += 1
+        return True
+
+
+def stroke(painter: QPainter, strokes: Strokes, arrows: Arrows, stop: Callable[[], bool] | None = None) -> bool:
+    """Each curve with its pen (set only when it changes), then each arrow head filled; `stop` is asked
+    before each curve and ends the painting early (False)."""
+    painter.setBrush(_NO_BRUSH)
+    last = None
+    for pen, path in strokes:
+        if stop is not None and stop():
+            return False
+        if pen is not last:
+            painter.setPen(pen)
+            last = pen
+        painter.drawPath(path)
+    if arrows:
+        painter.setPen(_NO_PEN)
+        for brush, polygon in arrows:
+            painter.setBrush(brush)
+            painter.drawConvexPolygon(polygon)
+    return True
+
+
+def covered_area(transform: QTransform, size: tuple[int, int]) -> QRectF:
+    """The scene area a viewport of `size` shows under `transform` (the exposed area of a full repaint)."""
+    inverse, _ = transform.inverted()
+    return inverse.mapRect(QRectF(0, 0, size[0], size[1]))
