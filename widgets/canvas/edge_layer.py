@@ -48,7 +48,7 @@ _BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 class EdgeLayer(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
-        self.cache = LayerCache()  # the edges as a picture while the view pans or zooms
+        self.cache = LayerCache(shifts=True)  # the edges as a picture while the view pans or zooms
         self.rest = RestPicture()  # the edges of the view a gesture is about to rest at, painted ahead
         self.generation = 0  # counts the changes of what the layer shows (a picture of an older one is stale)
         self.setZValue(EdgeItem.Z)
