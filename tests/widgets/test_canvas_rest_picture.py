@@ -23,14 +23,16 @@ def grab(view: CanvasView) -> QImage:
 
 
 def fresh(view: CanvasView) -> QImage:
-    """The viewport painted in full without any picture of the edges at rest."""
-    view.canvas_scene().edge_layer.rest.cancel()
+    """The viewport painted in full without any picture painted ahead."""
+    view.canvas_scene().cancel_rest()
     return grab(view)
 
 
-def rest_after(qtbot, view: CanvasView, gesture) -> None:
-    """Do `gesture`, then wait until the view is at rest and its picture painted ahead is ready."""
-    rest = view.canvas_scene().edge_layer.rest
+def rest_after(qtbot, view: CanvasView, gesture, overview: bool = False) -> None:
+    """Do `gesture`, then wait until the view is at rest and its picture painted ahead is ready (the
+    edge layer's, or the overview's)."""
+    scene = view.canvas_scene()
+    rest = scene.overview.rest if overview else scene.edge_layer.rest
     painted = rest.painted
     gesture()
     assert view.canvas_scene().moving
@@ -134,6 +136,34 @@ def test_a_comment_under_the_edges_is_never_covered_by_the_picture(qtbot, big):
     drawn = rest.drawn
     shown = grab(view)
     assert rest.drawn == drawn and shown == fresh(view)
+
+
+@pytest.mark.parametrize("zoom", [0.3, 0.44, 0.21])
+def test_the_overview_at_rest_in_the_band_is_its_picture_with_a_fresh_paints_pixels(qtbot, big, zoom):
+    _, scene, view = big
+    rest = scene.overview.rest
+    rest_after(qtbot, view, lambda: view.set_zoom(zoom), overview=True)
+    assert scene.overview.active
+    bar = view.horizontalScrollBar()
+    rest_after(qtbot, view, lambda: bar.setValue(bar.value() + 211), overview=True)
+    drawn = rest.drawn
+    shown = grab(view)
+    assert rest.drawn == drawn + 1
+    assert shown == fresh(view)
+
+
+def test_a_selection_in_overview_mode_right_after_the_gesture_is_painted_directly(qtbot, big):
+    _, scene, view = big
+    rest = scene.overview.rest
+    rest_after(qtbot, view, lambda: view.set_zoom(0.3), overview=True)
+    before = grab(view)
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    node_id = next(i for i, item in scene.node_items.items() if visible.contains(item.sceneBoundingRect()))
+    view.select_nodes([node_id])
+    drawn = rest.drawn
+    after = grab(view)
+    assert rest.drawn == drawn and after != before
+    assert after == fresh(view)
 
 
 def test_stroking_stops_when_asked():

@@ -25,7 +25,7 @@ Invariants:
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QRectF, Qt
@@ -35,7 +35,14 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from widgets.canvas.edge_item import NO_BRUSH, NO_PEN, EdgeItem, edge_style
 from widgets.canvas.grid import paint_grid
 from widgets.canvas.layer_cache import LayerCache
-from widgets.canvas.rest_picture import PictureKey, RestPicture, covered_area, transform_numbers
+from widgets.canvas.rest_picture import (
+    PictureKey,
+    RestPicture,
+    covered_area,
+    key_of,
+    stroke,
+    transform_numbers,
+)
 from widgets.canvas.theme import LOD_LABELS, LOD_MOVING_CURVES, LOD_SIMPLE
 
 if TYPE_CHECKING:
@@ -71,19 +78,14 @@ class EdgeLayer(QGraphicsItem):
             self.cache.draw(painter, area, key, self._paint_picture, scaled=scene.zooming)
             return
         self.cache.invalidate()
-        if scene.fast_mode or scene.has_comments_in(area) or not self.rest.draw(painter, self._rest_key(painter)):
+        if scene.fast_mode or scene.has_comments_in(area) or not self.rest.draw(
+                painter, key_of(painter, self.generation, scene.theme)):
             self._paint_edges(painter, area)
 
     def edges_changed(self) -> None:
         """An edge's path, selection, mark or presence changed: no picture of the old edges is drawn again."""
         self.cache.invalidate()
         self.generation += 1
-
-    def _rest_key(self, painter: QPainter) -> PictureKey:
-        scene: CanvasScene = self.scene()  # type: ignore[assignment]
-        device = painter.device()
-        return PictureKey(transform_numbers(painter.worldTransform()), (device.width(), device.height()),
-                          painter.renderHints().value, device.devicePixelRatioF(), self.generation, scene.theme)
 
     def prepare_rest(self, transform: QTransform, size: tuple[int, int], hints: QPainter.RenderHint,
                      ratio: float) -> None:
@@ -103,8 +105,13 @@ class EdgeLayer(QGraphicsItem):
         strokes = [(style[0], edge.curve) for style, edge in zip(styles, edges, strict=True)]
         arrows = [(style[1], edge.arrow) for style, edge in zip(styles, edges, strict=True)
                   if area.intersects(edge.arrow_box)] if lod >= LOD_LABELS else []
-        key = PictureKey(transform_numbers(transform), size, hints.value, ratio, self.generation, scene.theme)
-        self.rest.prepare(key, partial(paint_grid, theme=scene.theme), strokes, arrows)
+        theme = scene.theme
+
+        def job(painter: QPainter, area: QRectF, stopped: Callable[[], bool]) -> bool:
+            paint_grid(painter, area, theme)  # under the strokes, as in the direct paint
+            return stroke(painter, strokes, arrows, stopped)
+
+        self.rest.prepare(PictureKey(transform_numbers(transform), size, hints.value, ratio, self.generation, theme), job)
 
     def _paint_picture(self, painter: QPainter, area: QRectF) -> None:
         """What the picture shows: the edges and, while the node items are paused, the nodes. A zoom

@@ -1,29 +1,34 @@
-"""The edges of the view at rest, painted ahead on a worker thread while the view is about to settle.
+"""A layer of the view at rest, painted ahead on a worker thread while the view is about to settle.
 
 When a pan or zoom ends, the first full-quality frame strokes every edge in view as an antialiased
 curve: ~1,000 edges, most of them long, at 5,000 nodes (16–27 ms of a 20–35 ms settle frame; fill
-rate, not Python). The scene knows the view the gesture will rest at as soon as the input goes
-quiet, so `RestPicture.prepare` collects what the edge layer would draw there (on the GUI thread:
-pens, curves and arrows, built as the direct paint would build them) and a worker paints it into
-an image of the viewport at the view's very transform (`QPainter.drawPath` releases the GIL). The
-settle frame then copies that image 1:1 (`draw`) instead of stroking the curves.
+rate, not Python); in overview mode between `FAR_ZOOM` and `LOD_SIMPLE` it strokes ~15,000 lines
+and fills ~5,000 boxes (~25 ms). The view the gesture will rest at is known as soon as the input
+goes quiet, so the owner (`EdgeLayer.prepare_rest`, `OverviewPainter.prepare_rest`) collects on the
+GUI thread what it would draw there (pens, curves and arrows built as the direct paint builds
+them; the overview's lines and boxes) and `RestPicture.prepare` has a worker paint it (`job`) into
+an image of the viewport at the view's very transform (`QPainter.drawPath`/`drawLines` release
+the GIL). The settle frame, and any repaint of the same view, then copies that image 1:1 (`draw`).
 
-The copy gives the pixels the direct paint gives (the tests compare grabs): the background, then
-the same strokes in the same order (the edges the index finds for the viewport, in stacking
-order), at the same device coordinates, clipped to the same viewport.
+The copy gives the pixels the direct paint gives (the tests compare grabs): the same strokes in
+the same order (the edges the index finds for the viewport, in stacking order), at the same device
+coordinates, clipped to the same viewport, over the same pixels — the edge layer's picture holds
+the background under its antialiased strokes (they blend onto the very pixels they blend onto in
+the direct paint), the overview's batch is opaque and aliased (copied over anything, it replaces
+what the direct paint replaces).
 
 Invariants:
-- a picture is drawn only when it is complete and matches the paint exactly: the same world
-  transform, render hints and device pixel ratio, the same `generation` of the edges (the layer
-  counts every change of what it shows: an edit, a selection, a mark) and the same theme; else the
-  layer paints directly, so a picture is never stale;
+- a picture is drawn only when it is complete and matches the paint exactly (`PictureKey`): the
+  same world transform, viewport size, render hints and device pixel ratio, the same `generation`
+  of what the owner shows (it counts every change: an edit, a selection, a mark) and the same
+  theme; else the owner paints directly, so a picture is never stale;
 - input cancels the picture being painted (`cancel`: the worker stops at its next stroke) and a
-  newer `prepare` supersedes an older one; the worker only reads what it was given (paths, pens
-  and polygons collected on the GUI thread, held by the job until it ends; the items replace
-  their paths, never change them) and paints an image it owns (QPainter on a QImage is safe off
-  the GUI thread);
-- the picture holds the background too (an opaque copy: the strokes blend onto the very pixels
-  they blend onto in the direct paint), so it is not drawn where a comment lies under the edges.
+  newer `prepare` supersedes an older one; the worker only reads what it was given (paths, pens,
+  polygons, lines and rects collected on the GUI thread, held by the job until it ends; their
+  owners replace them, never change them) and paints an image it owns (QPainter on a QImage is
+  safe off the GUI thread);
+- the edge layer's picture covers what lies under the edges, so it is not drawn where a comment
+  lies under them.
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ from widgets.worker_thread import WorkerThread
 
 Strokes = list[tuple[QPen, QPainterPath]]
 Arrows = list[tuple[QBrush, QPolygonF]]
-Background = Callable[[QPainter, QRectF], None]  # paints the scene's background over a scene area
+# paints a picture for a scene area on the worker; asks the callable whether to stop; False: it stopped
+Job = Callable[[QPainter, QRectF, Callable[[], bool]], bool]
 _WORKER = WorkerThread("canvas-rest-picture")
 _NO_PEN = QPen(Qt.PenStyle.NoPen)
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
@@ -53,12 +59,19 @@ class PictureKey:
     size: tuple[int, int]  # of the viewport, device-independent pixels
     hints: int  # the painter's render hints
     ratio: float  # device pixel ratio
-    generation: int  # of the edges (EdgeLayer.generation)
+    generation: int  # of what the owner shows (it counts every change)
     theme: object  # the scene's theme (identity)
 
 
 def transform_numbers(transform: QTransform) -> tuple[float, ...]:
     return (transform.m11(), transform.m12(), transform.m21(), transform.m22(), transform.dx(), transform.dy())
+
+
+def key_of(painter: QPainter, generation: int, theme: object) -> PictureKey:
+    """The key a picture must have to be copied into what `painter` paints now (a viewport's paint event)."""
+    device = painter.device()
+    return PictureKey(transform_numbers(painter.worldTransform()), (device.width(), device.height()),
+                      painter.renderHints().value, device.devicePixelRatioF(), generation, theme)
 
 
 class RestPicture:
@@ -75,15 +88,14 @@ class RestPicture:
         self._current = next(self._ticket)
         self._done = None
 
-    def prepare(self, key: PictureKey, background: Background, strokes: Strokes, arrows: Arrows) -> None:
-        """Paint, on the worker, the `background` then `strokes` then `arrows` into an image of the
-        viewport at `key`'s size, transform and hints."""
+    def prepare(self, key: PictureKey, job: Job) -> None:
+        """Have `job` paint, on the worker, an image of the viewport at `key`'s size, transform and hints."""
         ticket = self._current = next(self._ticket)
         self._done = None
         self.prepared += 1
-        _WORKER.post(lambda: self._paint(ticket, key, background, strokes, arrows))
+        _WORKER.post(lambda: self._paint(ticket, key, job))
 
-    def _paint(self, ticket: int, key: PictureKey, background: Background, strokes: Strokes, arrows: Arrows) -> None:
+    def _paint(self, ticket: int, key: PictureKey, job: Job) -> None:
         ratio, size = key.ratio, key.size
         image = QImage(round(size[0] * ratio), round(size[1] * ratio), QImage.Format.Format_ARGB32_Premultiplied)
         image.setDevicePixelRatio(ratio)
@@ -94,9 +106,7 @@ class RestPicture:
         m11, m12, m21, m22, dx, dy = key.transform
         transform = QTransform(m11, m12, m21, m22, dx, dy)
         painter.setWorldTransform(transform)
-        if self._current == ticket:
-            background(painter, covered_area(transform, size))
-        finished = stroke(painter, strokes, arrows, lambda: self._current != ticket)
+        finished = job(painter, covered_area(transform, size), lambda: self._current != ticket)
         painter.end()
         if finished and self._current == ticket:
             self._done = (ticket, key, image)

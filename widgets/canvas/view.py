@@ -12,7 +12,7 @@ Invariants:
   whose next input is still queued behind it) — then it is redrawn smooth; a click or a selection first brings the view to
   rest (`settle_now`), so hit tests always see every item;
 - once input has been quiet `PREPARE_MS`, the edges of the view at rest are painted ahead on a worker
-  (`EdgeLayer.prepare_rest`), so the settle frame copies them; any input cancels that picture;
+  (`CanvasScene.prepare_rest`), so the settle frame copies them; any input cancels that picture;
 - fit (F) is a jump, not a gesture: the view comes to rest and is painted at full quality at once
   (pausing 20,000 items for a single frame and showing them again cost more than it saved).
 """
@@ -212,7 +212,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
             return
         scene = self.canvas_scene()
         scene.set_moving(True)
-        scene.edge_layer.rest.cancel()
+        scene.cancel_rest()
         self._quiet_since = time.monotonic()
         self._settle.start(SETTLE_MS)
         self._prepare.start(PREPARE_MS)
@@ -227,8 +227,8 @@ class CanvasView(ViewInputMixin, QGraphicsView):
             self._prepare.start(max(1, round(PREPARE_MS - quiet_ms)))
             return
         viewport = self.viewport()
-        self.canvas_scene().edge_layer.prepare_rest(self.viewportTransform(), (viewport.width(), viewport.height()),
-                                                    self.renderHints(), viewport.devicePixelRatioF())
+        self.canvas_scene().prepare_rest(self.viewportTransform(), (viewport.width(), viewport.height()),
+                                         self.renderHints(), viewport.devicePixelRatioF())
 
     def _on_settled(self) -> None:
         """The settle timer ran out: end the gesture if input and frames have been quiet long enough."""
