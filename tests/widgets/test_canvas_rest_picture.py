@@ -9,7 +9,7 @@ from PySide6.QtGui import QImage
 
 from tests.widgets.canvas_render import large_canvas
 from widgets.canvas import CanvasView
-from widgets.canvas.rest_picture import stroke
+from widgets.canvas.rest_picture import RestPicture, stroke
 
 
 @pytest.fixture
@@ -28,6 +28,14 @@ def fresh(view: CanvasView) -> QImage:
     return grab(view)
 
 
+def assert_copied_with_fresh_pixels(view: CanvasView, rest: RestPicture) -> None:
+    """The frame painted now copies `rest`'s picture (no stroke) and has a fresh full paint's pixels."""
+    drawn = rest.drawn
+    shown = grab(view)
+    assert rest.drawn == drawn + 1
+    assert shown == fresh(view)
+
+
 def rest_after(qtbot, view: CanvasView, gesture, overview: bool = False) -> None:
     """Do `gesture`, then wait until the view is at rest and its picture painted ahead is ready (the
     edge layer's, or the overview's)."""
@@ -44,10 +52,7 @@ def test_the_frame_at_rest_after_a_zoom_is_the_picture_with_a_fresh_paints_pixel
     _, scene, view = big
     rest = scene.edge_layer.rest
     rest_after(qtbot, view, lambda: view.set_zoom(zoom))
-    drawn = rest.drawn
-    shown = grab(view)
-    assert rest.drawn == drawn + 1  # copied, not stroked
-    assert shown == fresh(view)
+    assert_copied_with_fresh_pixels(view, rest)
 
 
 def test_the_frame_at_rest_after_pans_is_the_picture_with_a_fresh_paints_pixels(qtbot, big):
@@ -63,13 +68,10 @@ def test_the_frame_at_rest_after_pans_is_the_picture_with_a_fresh_paints_pixels(
 
     for dx, dy in ((137, 41), (-260, 93), (5, -300)):
         rest_after(qtbot, view, lambda dx=dx, dy=dy: scroll_by(dx, dy))
-        drawn = rest.drawn
-        shown = grab(view)
-        assert rest.drawn == drawn + 1
-        assert shown == fresh(view)
+        assert_copied_with_fresh_pixels(view, rest)
 
 
-def test_selected_and_marked_edges_in_the_picture_look_as_painted(qtbot, big):
+def test_selected_edges_in_the_picture_look_as_painted(qtbot, big):
     _, scene, view = big
     edges = list(scene.edge_items.values())
     for edge in edges[::9]:
@@ -146,10 +148,7 @@ def test_the_overview_at_rest_in_the_band_is_its_picture_with_a_fresh_paints_pix
     assert scene.overview.active
     bar = view.horizontalScrollBar()
     rest_after(qtbot, view, lambda: bar.setValue(bar.value() + 211), overview=True)
-    drawn = rest.drawn
-    shown = grab(view)
-    assert rest.drawn == drawn + 1
-    assert shown == fresh(view)
+    assert_copied_with_fresh_pixels(view, rest)
 
 
 def test_a_selection_in_overview_mode_right_after_the_gesture_is_painted_directly(qtbot, big):

@@ -35,14 +35,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from widgets.canvas.edge_item import NO_BRUSH, NO_PEN, EdgeItem, edge_style
 from widgets.canvas.grid import paint_grid
 from widgets.canvas.layer_cache import LayerCache
-from widgets.canvas.rest_picture import (
-    PictureKey,
-    RestPicture,
-    covered_area,
-    key_of,
-    stroke,
-    transform_numbers,
-)
+from widgets.canvas.rest_picture import RestPicture, covered_area, stroke
 from widgets.canvas.theme import LOD_LABELS, LOD_MOVING_CURVES, LOD_SIMPLE
 
 if TYPE_CHECKING:
@@ -78,8 +71,7 @@ class EdgeLayer(QGraphicsItem):
             self.cache.draw(painter, area, key, self._paint_picture, scaled=scene.zooming)
             return
         self.cache.invalidate()
-        if scene.fast_mode or scene.has_comments_in(area) or not self.rest.draw(
-                painter, key_of(painter, self.generation, scene.theme)):
+        if scene.fast_mode or scene.has_comments_in(area) or not self.rest.draw(painter, self.generation, scene.theme):
             self._paint_edges(painter, area)
 
     def edges_changed(self) -> None:
@@ -111,7 +103,7 @@ class EdgeLayer(QGraphicsItem):
             paint_grid(painter, area, theme)  # under the strokes, as in the direct paint
             return stroke(painter, strokes, arrows, stopped)
 
-        self.rest.prepare(PictureKey(transform_numbers(transform), size, hints.value, ratio, self.generation, theme), job)
+        self.rest.prepare(transform, size, hints, ratio, self.generation, theme, job)
 
     def _paint_picture(self, painter: QPainter, area: QRectF) -> None:
         """What the picture shows: the edges and, while the node items are paused, the nodes. A zoom

@@ -50,7 +50,7 @@ from widgets.canvas.coarse_edges import CoarseEdges
 from widgets.canvas.edge_density import EdgeDensity
 from widgets.canvas.layer_cache import LayerCache
 from widgets.canvas.node_item import NodeItem
-from widgets.canvas.rest_picture import PictureKey, RestPicture, key_of, transform_numbers
+from widgets.canvas.rest_picture import RestPicture
 
 if TYPE_CHECKING:
     from widgets.canvas.edge_item import EdgeItem
@@ -195,7 +195,7 @@ class OverviewPainter:
             self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_picture, scaled=self.scene.zooming)
         elif many and not self._live_nodes and painter.worldTransform().m11() < FAR_ZOOM:
             self.far_picture.draw(painter, exposed, (self.scene.theme.dark,), self._paint_batch, scaled=False)
-        elif self._live_nodes or not self.rest.draw(painter, key_of(painter, self.generation, self.scene.theme)):
+        elif self._live_nodes or not self.rest.draw(painter, self.generation, self.scene.theme):
             self._paint_batch(painter, exposed)
         if self._live_nodes:
             self._paint_live(painter)
@@ -239,7 +239,7 @@ class OverviewPainter:
             _fill_boxes(painter, boxes)
             return True
 
-        self.rest.prepare(PictureKey(transform_numbers(transform), size, hints.value, ratio, self.generation, theme), job)
+        self.rest.prepare(transform, size, hints, ratio, self.generation, theme, job)
 
     def draw_long_edges(self, painter: QPainter) -> bool:
         """For the edge layer's zoom picture: the long edges (`LONG_EDGE`) from the coarse image, when
