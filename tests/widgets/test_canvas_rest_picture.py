@@ -146,6 +146,8 @@ def test_the_overview_at_rest_in_the_band_is_its_picture_with_a_fresh_paints_pix
     rest = scene.overview.rest
     rest_after(qtbot, view, lambda: view.set_zoom(zoom), overview=True)
     assert scene.overview.active
+    overview = scene.overview  # a density image finished on its worker changes the batch: let them finish first
+    qtbot.waitUntil(lambda: not overview.density.building() and not overview.coarse.density.building(), timeout=5000)
     bar = view.horizontalScrollBar()
     rest_after(qtbot, view, lambda: bar.setValue(bar.value() + 211), overview=True)
     assert_copied_with_fresh_pixels(view, rest)
