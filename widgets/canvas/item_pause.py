@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
 
 if TYPE_CHECKING:
     from widgets.canvas.node_item import NodeItem
@@ -40,28 +41,31 @@ class ItemPause:
             return
         self.active = True
         scene = self.scene
+        selected = set(scene.selectedItems())  # one look-up, not 20,000 `isSelected` calls
+        hide = QGraphicsItem.setVisible
         for items in (scene.node_items.values(), scene.edge_items.values()):
             for item in items:
-                if not item.isSelected():
-                    item.setVisible(False)
+                if item not in selected:
+                    hide(item, False)
 
     def resume(self) -> None:
-        """Show every item `pause` hid."""
+        """Show every item `pause` hid (showing a shown item changes nothing)."""
         if not self.active:
             return
         self.active = False
         scene = self.scene
+        show = QGraphicsItem.setVisible
         for items in (scene.node_items.values(), scene.edge_items.values()):
             for item in items:
-                if not item.isVisible():
-                    item.setVisible(True)
+                show(item, True)
 
     def nodes_in(self, area: QRectF) -> Iterator[NodeItem]:
         """The paused node items meeting scene `area` (none when not paused)."""
-        if self.active:
-            return (item for item in self.scene.node_items.values()
-                    if area.intersects(item.sceneBoundingRect()) and not item.isVisible())
-        return iter(())
+        if not self.active:
+            return iter(())
+        left, top, right, bottom = area.getCoords()
+        return (item for x1, y1, x2, y2, item in self.scene.node_boxes()
+                if x1 <= right and x2 >= left and y1 <= bottom and y2 >= top and not item.isVisible())
 
 
 _LIVE: weakref.WeakSet[ItemPause] = weakref.WeakSet()
