@@ -50,6 +50,7 @@ from widgets.canvas.problem_marks import ProblemMarks
 from widgets.canvas.run_overlay import RunOverlay
 from widgets.canvas.scene_motion import SceneMotionMixin
 from widgets.canvas.snapshot_cache import SnapshotCache
+from widgets.canvas.snapshot_prefetch import SnapshotPrefetch
 from widgets.canvas.theme import CanvasTheme, theme_for
 from widgets.workflow_signals import WorkflowSignals
 
@@ -79,6 +80,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.zooming = False  # the view zooms (not only scrolls): nodes drawn by the edge layer
         self.paused = ItemPause(self)
         self.snapshots = SnapshotCache()  # nodes drawn from a snapshot while moving, kept between gestures
+        self.prefetch = SnapshotPrefetch(self)  # snapshots the next zoom notch may need, painted between notches
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[str, EdgeItem] = {}
         self.comment_items: dict[str, CommentItem] = {}
