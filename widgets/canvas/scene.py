@@ -33,11 +33,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtCore import QObject, QRectF, QTimer, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
 from engine.gc_pause import gc_paused
+from engine.memory_trim import release_free_memory
 from engine.graph.model import Workflow
 from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
@@ -62,6 +63,7 @@ NodeBox = tuple[float, float, float, float, NodeItem]  # a node's scene bounds (
 # costs ~0.01 ms an edge, the fit frame 12 ms, and hit tests at zoom 1 stay under 3 ms a frame
 # (measured at 5,000 nodes / 15,000 edges, depths 4–10: 4–8 alike, 10 and up slower).
 BSP_DEPTH = 6
+RELEASE_AFTER_MS = 500  # after a new document's scene is built: its validation, minimap and inspector are done
 
 
 class CanvasScene(SceneMotionMixin, QGraphicsScene):
@@ -90,6 +92,10 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.signals: WorkflowSignals | None = None
         self.building = False
         self.overview = OverviewPainter(self)
+        self._release_later = QTimer(self)  # freed memory back to the system, a while after a document is replaced
+        self._release_later.setSingleShot(True)
+        self._release_later.setInterval(RELEASE_AFTER_MS)
+        self._release_later.timeout.connect(release_free_memory)
         self.selectionChanged.connect(self.overview.invalidate_boxes)
         self.selectionChanged.connect(self._on_selection_changed)
         self._selected_edges: set[EdgeItem] = set()
@@ -137,6 +143,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         signals.edge_removed.connect(self._on_edge_removed)
         signals.ui_changed.connect(self._on_ui_changed)
         self.signals = signals
+        self._release_later.start()  # once the open's aftermath is done, what the old document held goes back
         self.workflow_replaced.emit()
 
     def set_dark(self, dark: bool) -> None:
