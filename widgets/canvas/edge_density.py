@@ -9,7 +9,7 @@ empty space stays empty. One image covers the whole graph at a power-of-two scal
 zoom rounded up to a power of two, at most `MAX_PIXELS`) and is drawn scaled at every zoom that
 rounds to it, so a pan is a blit and a zoom gesture builds at most one image per halving.
 
-Building an image (~40–120 ms at 5,000 nodes) runs on a worker thread (numpy releases the GIL);
+Building an image (~40–220 ms at 5,000 nodes) runs on a worker thread (numpy releases the GIL);
 meanwhile the closest image already built (perhaps from before the last edit) is drawn, and
 `on_ready` is called (on the GUI thread, through one long-lived `_Bridge`: the owner may be gone
 by the time the worker finishes) when the new one can be drawn. Only the very first image is built at once (a
@@ -25,6 +25,7 @@ import math
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QRectF, Signal
@@ -172,7 +173,7 @@ def _rasterise(lines: list[QLineF], scale: float, color: QColor, faintest: int =
     steps_all = (np.maximum(np.abs(dx_all), np.abs(dy_all)) + 1).astype(np.int64)  # one sample per pixel
     reach = np.cumsum(steps_all)
     cuts = [0, *np.searchsorted(reach, np.arange(_SAMPLES, int(reach[-1]), _SAMPLES)).tolist(), len(ends)]
-    for start, stop in zip(cuts, cuts[1:], strict=False):  # ~_SAMPLES samples at a time: bounded memory
+    for start, stop in pairwise(cuts):  # ~_SAMPLES samples at a time: bounded memory
         if stop <= start:
             continue
         x1, y1, dx, dy = x1_all[start:stop], y1_all[start:stop], dx_all[start:stop], dy_all[start:stop]

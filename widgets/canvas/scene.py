@@ -38,8 +38,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
 from engine.gc_pause import gc_paused
-from engine.memory_trim import release_free_memory
 from engine.graph.model import Workflow
+from engine.memory_trim import release_free_memory
 from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
 from widgets.canvas.edge_layer import EdgeLayer
