@@ -4,12 +4,13 @@ For every frame Qt gathers, sorts and prepares each item that meets the viewport
 paints nothing (~1 µs an item: ~15 ms a frame for the 15,000 items of a 5,000-node graph seen
 whole). While the view zooms, or moves in overview mode, a batched picture (`EdgeLayer` with
 node snapshots, or `OverviewPainter`) draws the nodes and edges instead, so the unselected items
-in view are hidden for the gesture and shown again when it ends. Only the items in view are
-hidden (`cover`, as the view grows): Qt never gathers the others, and hiding all 20,000 at the
-first notch out from zoom 0.87, where ~2,000 are in view, cost ~6 ms of a 35 ms frame.
+in view are hidden for the gesture and shown again when it ends. Only the items in view, and a
+margin around it, are hidden (`cover`, whenever the view leaves what was covered): Qt never
+gathers the others, and hiding all 20,000 at the first notch out from zoom 0.87, where ~2,000 are
+in view, cost ~6 ms of a 35 ms frame.
 
 Invariants: selected items are never hidden (hiding would deselect them); while paused, every
-unselected node and edge item meeting the area the view last covered is hidden, and a picture
+unselected node and edge item meeting the area last covered (which holds the view) is hidden, and a picture
 draws every unselected node it covers (`nodes_in`); `resume` runs when the view comes to rest
 and before any click or selection (hit tests always see every item) and shows exactly the items
 `cover` hid; no item is left hidden when the interpreter exits (PySide's teardown of a scene with
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 _KINDS = (NodeItem, EdgeItem)
 EVERYTHING_SHARE = 0.2  # a view showing this share of the graph's area hides every item at once
+COVER_MARGIN = 0.25  # of the view's width / height, hidden beyond each side at once
 
 
 class ItemPause:
@@ -44,6 +46,7 @@ class ItemPause:
         self.active = False
         self._hidden: list[QGraphicsItem] = []
         self._everything = False  # every unselected item is hidden: nothing more to cover
+        self._covered = QRectF()  # every unselected item meeting it is hidden
 
     def pause(self) -> None:
         """A batched picture draws the items from now on; `cover` hides those in view."""
@@ -52,9 +55,13 @@ class ItemPause:
             _LIVE.add(self)
 
     def cover(self, area: QRectF) -> None:
-        """Hide the unselected node and edge items meeting scene `area` (the view's) that are still shown."""
-        if not self.active or self._everything:
+        """Hide the unselected node and edge items meeting scene `area` (the view's) that are still shown:
+        those meeting `area` grown by `COVER_MARGIN` a side, so the next steps of a pan or notches of a zoom
+        that stay inside need no look-up."""
+        if not self.active or self._everything or self._covered.contains(area):
             return
+        dx, dy = area.width() * COVER_MARGIN, area.height() * COVER_MARGIN
+        area = self._covered = area.adjusted(-dx, -dy, dx, dy)
         scene = self.scene
         candidates: Iterable[QGraphicsItem]
         content = scene.content_rect()
@@ -91,6 +98,7 @@ class ItemPause:
             show(item, True)
         self._hidden = []
         self._everything = False
+        self._covered = QRectF()
 
     def nodes_in(self, area: QRectF) -> Iterator[NodeItem]:
         """The unselected node items meeting scene `area`, which a picture draws (none when not paused)."""

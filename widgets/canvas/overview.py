@@ -26,7 +26,8 @@ batch does not depend on it) and is dropped with the gesture picture on every ch
 While nodes are dragged (`scene.fast_mode`) the selected nodes and their edges are *live*: left
 out of the batch (built once when the drag starts) and drawn directly on top each frame, so a
 drag step repaints only the area the moved nodes and their edges cover (`nodes_moved`), never
-rebuilding the overview.
+rebuilding the overview; the edges' density image keeps the dragged edges where they were until
+the drag ends (rebuilding it on the worker meanwhile slowed the drag's frames to 100 ms).
 
 Invariants: the batch is rebuilt lazily after `invalidate()` (a model change, a selection change,
 the start or end of a drag); switching the mode on or off is the only place item flags change.
@@ -141,11 +142,14 @@ class OverviewPainter:
     def nodes_moved(self, node_ids: Iterable[str]) -> None:
         """Nodes moved and their edges were updated: when they are the live (dragged) ones, repaint
         only where they were and where they are now; else rebuild the batch."""
+        items = self.scene.node_items
+        moved = [items[i] for i in node_ids if i in items]
+        if self.scene.fast_mode and self._boxes is None and all(item.isSelected() for item in moved):
+            return  # a drag's first step: the batch being rebuilt leaves them out (live), the edges' image stays
         live = {item.node_id for item in self._live_nodes}
         if self._boxes is None or not live or not live.issuperset(node_ids):
             self._edges_stale = True  # not a drag: the scene tells its followers (`nodes_changed`)
-            items = self.scene.node_items
-            self.invalidate_boxes([items[i] for i in node_ids if i in items])
+            self.invalidate_boxes(moved)
         elif self.active:
             self.scene.update(self._live_area.united(self._current_live_area()))
 
@@ -166,7 +170,8 @@ class OverviewPainter:
         live_edges = {edge for node in live_nodes for edge in scene.edges_of(node.node_id)}
         if self._edges_stale or live_edges != set(self._live_edges):
             self._lines = [edge.line() for edge in scene.edge_items.values() if edge not in live_edges]
-            self.density.invalidate()
+            if self._edges_stale:  # not when a drag only takes its edges out: the image keeps them where they
+                self.density.invalidate()  # were (a build on the worker would slow the drag's frames)
             self.coarse.invalidate()
             self._edges_stale = False
         self._live_nodes, self._live_edges = live_nodes, list(live_edges)
