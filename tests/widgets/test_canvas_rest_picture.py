@@ -4,12 +4,15 @@ selection, a resize or new input before the copy means a direct paint, never a s
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtGui import QImage
 
 from tests.widgets.canvas_render import large_canvas
 from widgets.canvas import CanvasView
 from widgets.canvas.rest_picture import RestPicture, stroke
+from widgets.canvas.view import SETTLE_MS, WAIT_MS
 
 
 @pytest.fixture
@@ -180,3 +183,13 @@ def test_stroking_stops_when_asked():
     finished = stroke(painter, [(QPen(), path)] * 3, [(QBrush(), path.toFillPolygon())], lambda: asked.append(1) or True)
     painter.end()
     assert not finished and asked == [1]
+
+
+def test_the_gesture_ends_a_little_later_while_its_picture_is_still_being_painted(qtbot, big, monkeypatch):
+    _, scene, view = big
+    monkeypatch.setattr(scene, "rest_pending", lambda: True)  # a worker that never finishes
+    started = time.monotonic()
+    view.set_zoom(0.9)
+    qtbot.waitUntil(lambda: not scene.moving, timeout=3000)
+    assert (time.monotonic() - started) * 1000 >= SETTLE_MS + WAIT_MS  # waited, then painted directly
+    assert grab(view) == fresh(view)

@@ -76,6 +76,7 @@ class RestPicture:
         self._ticket = itertools.count(1)
         self._current = 0  # the ticket of the newest prepare; a job of an older ticket stops
         self._done: tuple[int, PictureKey, QImage] | None = None  # (ticket, key, image) painted
+        self._working = 0  # the ticket of the job on the worker (0: none)
         self.prepared = 0  # pictures asked for (tests, benchmarks)
         self.painted = 0  # pictures the worker finished (tests, benchmarks)
         self.drawn = 0  # settle and rest frames that copied a picture
@@ -93,7 +94,12 @@ class RestPicture:
         ticket = self._current = next(self._ticket)
         self._done = None
         self.prepared += 1
+        self._working = ticket
         _WORKER.post(lambda: self._paint(ticket, key, job))
+
+    def pending(self) -> bool:
+        """The newest picture asked for is still being painted."""
+        return self._working == self._current != 0
 
     def _paint(self, ticket: int, key: PictureKey, job: Job) -> None:
         ratio, size = key.ratio, key.size
@@ -110,6 +116,8 @@ class RestPicture:
         if finished and self._current == ticket:
             self._done = (ticket, key, image)
             self.painted += 1
+        if self._working == ticket:
+            self._working = 0
 
     def draw(self, painter: QPainter, generation: int, theme: object) -> bool:
         """Copy the picture 1:1 when it was painted for exactly what `painter` paints now, `generation` and

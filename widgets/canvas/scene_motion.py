@@ -71,6 +71,10 @@ class SceneMotionMixin:
         self.edge_layer.prepare_rest(transform, size, hints, ratio)
         self.overview.prepare_rest(transform, size, hints, ratio)
 
+    def rest_pending(self: Any) -> bool:
+        """A picture of the view at rest is still being painted on the worker."""
+        return bool(self.edge_layer.rest.pending() or self.overview.rest.pending())
+
     def cancel_rest(self: Any) -> None:
         """Input came: no picture painted ahead is wanted any more."""
         self.edge_layer.rest.cancel()

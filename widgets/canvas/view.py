@@ -12,7 +12,8 @@ Invariants:
   whose next input is still queued behind it) — then it is redrawn smooth; a click or a selection first brings the view to
   rest (`settle_now`), so hit tests always see every item;
 - once input has been quiet `PREPARE_MS`, the edges of the view at rest are painted ahead on a worker
-  (`CanvasScene.prepare_rest`), so the settle frame copies them; any input cancels that picture;
+  (`CanvasScene.prepare_rest`), so the settle frame copies them (while that picture is still being
+  painted, the gesture ends up to `WAIT_MS` later); any input cancels that picture;
 - fit (F) is a jump, not a gesture: the view comes to rest and is painted at full quality at once
   (pausing 20,000 items for a single frame and showing them again cost more than it saved).
 """
@@ -47,6 +48,7 @@ ROLE_MIME = "application/x-triadic-role"
 MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) into a 400 px canvas
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 PREPARE_MS = 90  # idle time after which the edges of the view at rest are painted ahead on a worker
+WAIT_MS = 60  # how much longer the view stays in its gesture while that picture is still being painted
 
 
 class CanvasView(ViewInputMixin, QGraphicsView):
@@ -245,6 +247,9 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         quiet_ms = (time.monotonic() - self._quiet_since) * 1000
         if quiet_ms < SETTLE_MS:
             self._settle.start(max(1, round(SETTLE_MS - quiet_ms)))
+            return
+        if quiet_ms < SETTLE_MS + WAIT_MS and self.canvas_scene().rest_pending():
+            self._settle.start(5)  # its picture is nearly painted (a busy machine): copy it rather than stroke
             return
         self.canvas_scene().set_moving(False)
 
