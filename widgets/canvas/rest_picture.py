@@ -111,13 +111,17 @@ class RestPicture:
         m11, m12, m21, m22, dx, dy = key.transform
         transform = QTransform(m11, m12, m21, m22, dx, dy)
         painter.setWorldTransform(transform)
-        finished = job(painter, covered_area(transform, size), lambda: self._current != ticket)
-        painter.end()
-        if finished and self._current == ticket:
-            self._done = (ticket, key, image)
-            self.painted += 1
-        if self._working == ticket:
-            self._working = 0
+        try:
+            finished = job(painter, covered_area(transform, size), lambda: self._current != ticket)
+            painter.end()
+            if finished and self._current == ticket:
+                self._done = (ticket, key, image)
+                self.painted += 1
+        finally:  # done, stopped or failed: nothing pending any more
+            if painter.isActive():
+                painter.end()
+            if self._working == ticket:
+                self._working = 0
 
     def draw(self, painter: QPainter, generation: int, theme: object) -> bool:
         """Copy the picture 1:1 when it was painted for exactly what `painter` paints now, `generation` and
