@@ -17,19 +17,25 @@ Invariants:
   step is one scaled image instead of one Python `paint` and one scaled pixmap per node;
 - it draws nothing in overview mode (`OverviewPainter` draws the edges then);
 - edges announce their own repaints (`EdgeItem.repaint`): Qt does not repaint items without
-  contents, so the layer itself is updated only when everything changes (theme, modes).
+  contents, so the layer itself is updated only when everything changes (theme, modes);
+- at rest it copies the `RestPicture` painted ahead for exactly this view and this `generation` of
+  the edges (every change of an edge goes through `edges_changed`, which counts it), else it strokes
+  the edges directly; the picture's strokes are the ones `_paint_edges` would draw (`prepare_rest`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPen
+from PySide6.QtGui import QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from widgets.canvas.edge_item import NO_BRUSH, NO_PEN, EdgeItem, edge_style
+from widgets.canvas.grid import paint_grid
 from widgets.canvas.layer_cache import LayerCache
+from widgets.canvas.rest_picture import RestPicture, covered_area, stroke
 from widgets.canvas.theme import LOD_LABELS, LOD_MOVING_CURVES, LOD_SIMPLE
 
 if TYPE_CHECKING:
@@ -43,7 +49,9 @@ _KEY_ZOOMS = (LOD_MOVING_CURVES, LOD_LABELS, LOD_SIMPLE)  # the picture changes 
 class EdgeLayer(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
-        self.cache = LayerCache()  # the edges as a picture while the view pans or zooms
+        self.cache = LayerCache(shifts=True)  # the edges as a picture while the view pans or zooms
+        self.rest = RestPicture()  # the edges of the view a gesture is about to rest at, painted ahead
+        self.generation = 0  # counts the changes of what the layer shows (a picture of an older one is stale)
         self.setZValue(EdgeItem.Z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # a real exposedRect
 
@@ -65,7 +73,39 @@ class EdgeLayer(QGraphicsItem):
             self.cache.draw(painter, area, key, self._paint_picture, scaled=scene.zooming, floor=floor)
             return
         self.cache.invalidate()
-        self._paint_edges(painter, area)
+        if scene.fast_mode or scene.has_comments_in(area) or not self.rest.draw(painter, self.generation, scene.theme):
+            self._paint_edges(painter, area)
+
+    def edges_changed(self) -> None:
+        """An edge's path, selection, mark or presence changed: no picture of the old edges is drawn again."""
+        self.cache.invalidate()
+        self.generation += 1
+
+    def prepare_rest(self, transform: QTransform, size: tuple[int, int], hints: QPainter.RenderHint,
+                     ratio: float) -> None:
+        """The view is about to rest at `transform` over a viewport of `size`: paint its edges ahead, on the
+        worker, as `_paint_edges` would paint them at rest (antialiased curves, arrows from `LOD_LABELS`)."""
+        scene: CanvasScene = self.scene()  # type: ignore[assignment]
+        lod = transform.m11()
+        if scene is None or scene.fast_mode or lod < LOD_SIMPLE or transform.isRotating():
+            self.rest.cancel()  # straight lines or the overview: cheap enough to paint directly
+            return
+        area = covered_area(transform, size)
+        # the edges a full repaint finds in the index: their bounding rects (`bounds` less half a pixel) meet it
+        inner = area.adjusted(0.5, 0.5, -0.5, -0.5)
+        edges = [e for e in scene.edge_items.values() if inner.intersects(e.bounds)]
+        dark = scene.theme.dark
+        styles = [edge_style(e.port_type, dark, e.isSelected(), e.severity) for e in edges]
+        strokes = [(style[0], edge.curve) for style, edge in zip(styles, edges, strict=True)]
+        arrows = [(style[1], edge.arrow) for style, edge in zip(styles, edges, strict=True)
+                  if area.intersects(edge.arrow_box)] if lod >= LOD_LABELS else []
+        theme = scene.theme
+
+        def job(painter: QPainter, area: QRectF, stopped: Callable[[], bool]) -> bool:
+            paint_grid(painter, area, theme)  # under the strokes, as in the direct paint
+            return stroke(painter, strokes, arrows, stopped)
+
+        self.rest.prepare(transform, size, hints, ratio, self.generation, theme, job)
 
     def _paint_picture(self, painter: QPainter, area: QRectF) -> None:
         """What the picture shows: the edges and, while the node items are paused, the nodes. A zoom

@@ -10,7 +10,11 @@ the picture's `key` changes at the owner's `floor` zoom and it is repainted anyw
 then draws that image instead: 1:1 (a plain blit, pixel-identical) while panning, scaled while
 zooming, until the view leaves the covered area or the zoom drifts by more than
 `MIN_RATIO`..`MAX_RATIO` from the zoom it was painted at; then it paints a new image. A pan
-never draws it scaled: a picture from another zoom is repainted first.
+never draws it scaled: a picture from another zoom is repainted first. With `shifts` (the edge
+layer, whose painter draws only what meets the area it is given), a pan's new picture at the same
+zoom and key copies the old picture's overlap (a whole-pixel offset) and paints only the strips
+it does not cover, each clipped to its strip (an aliased line crossing a strip's border may step
+one pixel there; the overview, which draws every line whatever the area, repaints whole).
 
 Invariants: the picture is only used when the owner says so (the view is moving, nothing is
 dragged); any change of what the layer shows calls `invalidate()`, and a changed `key` (theme,
@@ -23,8 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QImage, QPainter, QTransform
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QImage, QPainter, QRegion, QTransform
 
 MARGIN = 0.3  # of the exposed width / height, on each side
 MARGIN_IN = 0.02  # the same while zooming in
@@ -35,14 +39,16 @@ Painter = Callable[[QPainter, QRectF], None]  # paints the layer's content for a
 
 
 class LayerCache:
-    def __init__(self, margin: float = MARGIN) -> None:
+    def __init__(self, margin: float = MARGIN, shifts: bool = False) -> None:
         self.margin = margin  # of the exposed width / height added on each side of a new picture
+        self.shifts = shifts  # a pan's new picture copies the old one's overlap and paints only the rest
         self._image: QImage | None = None
         self._scene_rect = QRectF()
         self._scale = 0.0
         self._last_scale = 0.0  # the zoom of the previous draw: tells zooming in from out
         self._key: Hashable = None
         self.repaints = 0  # how many pictures were painted (tests, benchmarks)
+        self.shifted = 0  # how many of them copied the old picture's overlap (tests, benchmarks)
 
     def invalidate(self) -> None:
         self._image = None
@@ -90,8 +96,10 @@ class LayerCache:
         return fits and self._scene_rect.contains(area)
 
     def _repaint(self, painter: QPainter, area: QRectF, key: Hashable, paint: Painter, margin: float) -> None:
-        self._image = None
         transform = painter.worldTransform()
+        old = self._image if self.shifts and key == self._key and abs(transform.m11() - self._scale) < 1e-9 else None
+        old_rect = self._scene_rect
+        self._image = None
         device = transform.mapRect(area)
         dx, dy = device.width() * margin, device.height() * margin
         box: QRect = device.adjusted(-dx, -dy, dx, dy).toAlignedRect()
@@ -106,7 +114,32 @@ class LayerCache:
         inner.setWorldTransform(transform * QTransform.fromTranslate(-box.left(), -box.top()))
         scene_rect, _ = transform.inverted()
         covered = scene_rect.mapRect(QRectF(box))
-        paint(inner, covered)
+        if old is None:
+            paint(inner, covered)
+        else:
+            _paint_shifted(inner, transform, box, old, transform.map(old_rect.topLeft()), paint)
+            self.shifted += 1
         inner.end()
         self._image, self._scene_rect, self._scale, self._key = image, covered, transform.m11(), key
         self.repaints += 1
+
+
+def _paint_shifted(inner: QPainter, transform: QTransform, box: QRect, old: QImage, old_corner: QPointF,
+                   paint: Painter) -> None:
+    """A pan's new picture over device `box`: the old picture (same zoom and content, its top-left now at
+    device `old_corner`, a whole pixel away) copied where it overlaps, the layer painted only in the
+    strips it does not cover (each clipped to its strip)."""
+    offset = QPoint(round(old_corner.x()) - box.left(), round(old_corner.y()) - box.top())
+    local = inner.worldTransform()
+    inner.resetTransform()
+    inner.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+    inner.drawImage(offset, old)
+    inner.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+    kept = QRect(offset, old.deviceIndependentSize().toSize())
+    scene_rect, _ = transform.inverted()
+    for strip in QRegion(QRect(QPoint(0, 0), box.size())).subtracted(QRegion(kept)):
+        inner.save()
+        inner.setClipRect(strip)
+        inner.setWorldTransform(local)
+        paint(inner, scene_rect.mapRect(QRectF(strip.translated(box.topLeft()))))
+        inner.restore()

@@ -17,6 +17,11 @@ edges as lines, long ones from a density image), so repainting it costs a blit, 
 long hairlines; at rest every edge is stroked again. That image is built ahead, when the view has
 rested far out for `PREPARE_AT_REST_MS` (after an open or F), so the first notch in finds it.
 
+At rest from `FAR_ZOOM` up, after a pan or zoom, the batch (every line stroked) is copied from a
+`RestPicture` painted ahead on a worker once input went quiet, when it matches the view and the
+batch's `generation` (every change of the batch counts one), else painted directly; the batch
+is opaque and aliased, so the copy over what lies beneath is the same pixels.
+
 At rest below `FAR_ZOOM` (the density image) the batch is drawn from a second picture, painted
 once at device resolution for the view's transform (`far_picture`, no margin) and blitted 1:1,
 the same pixels as painting it: F pressed again, or any repaint of the fitted view, costs a blit
@@ -35,18 +40,19 @@ the start or end of a drag); switching the mode on or off is the only place item
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
 from widgets.canvas.coarse_edges import CoarseEdges
 from widgets.canvas.edge_density import EdgeDensity
 from widgets.canvas.layer_cache import LayerCache
 from widgets.canvas.node_item import NodeItem
+from widgets.canvas.rest_picture import RestPicture
 
 if TYPE_CHECKING:
     from widgets.canvas.edge_item import EdgeItem
@@ -72,6 +78,8 @@ class OverviewPainter:
         self._edges_stale = True
         self.cache = LayerCache()
         self.far_picture = LayerCache(margin=0.0)  # the batch at rest below FAR_ZOOM: F again is a blit
+        self.rest = RestPicture()  # the batch of the view a gesture is about to rest at, painted ahead
+        self.generation = 0  # counts the changes of the batch (a rest picture of an older one is stale)
         self.density = EdgeDensity(self._on_density_ready)
         self.coarse = CoarseEdges(self._on_coarse_ready)  # the edges of a moving picture in the band
         self._prepare_later = QTimer()  # the band's image, built while the view rests far out
@@ -123,6 +131,7 @@ class OverviewPainter:
     def _drop_pictures(self) -> None:
         self.cache.invalidate()
         self.far_picture.invalidate()
+        self.generation += 1
 
     def _on_density_ready(self) -> None:
         self._drop_pictures()
@@ -205,7 +214,7 @@ class OverviewPainter:
             self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_picture, scaled=self.scene.zooming)
         elif many and not self._live_nodes and painter.worldTransform().m11() < FAR_ZOOM:
             self.far_picture.draw(painter, exposed, (self.scene.theme.dark,), self._paint_batch, scaled=False)
-        else:
+        elif self._live_nodes or not self.rest.draw(painter, self.generation, self.scene.theme):
             self._paint_batch(painter, exposed)
         if self._live_nodes:
             self._paint_live(painter)
@@ -224,11 +233,32 @@ class OverviewPainter:
         elif not (coarse and len(self._lines) > MAX_FAR_EDGES and self.coarse.draw(painter, self._lines, theme.edge)):
             painter.setPen(QPen(theme.edge, 0))
             painter.drawLines(self._lines)
-        painter.setPen(Qt.PenStyle.NoPen)
-        for color, rects in boxes.items():
-            painter.setBrush(QColor(color))
-            painter.drawRects(rects)
+        _fill_boxes(painter, boxes)
         painter.restore()
+
+    def prepare_rest(self, transform: QTransform, size: tuple[int, int], hints: QPainter.RenderHint,
+                     ratio: float) -> None:
+        """The view is about to rest at `transform` in overview mode: paint the batch ahead, on the worker,
+        as `_paint_batch` paints it at rest with every line stroked (the far picture serves below
+        `FAR_ZOOM` on a large graph; a drag's live nodes are drawn directly)."""
+        if not self.active or self.scene.fast_mode:
+            self.rest.cancel()
+            return
+        if self._boxes is None:
+            self._boxes = self._build()
+        if len(self._lines) > MAX_FAR_EDGES and transform.m11() < FAR_ZOOM:
+            self.rest.cancel()
+            return
+        lines, boxes, theme = self._lines, self._boxes, self.scene.theme
+
+        def job(painter: QPainter, area: QRectF, stopped: Callable[[], bool]) -> bool:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setPen(QPen(theme.edge, 0))
+            painter.drawLines(lines)
+            _fill_boxes(painter, boxes)
+            return True
+
+        self.rest.prepare(transform, size, hints, ratio, self.generation, theme, job)
 
     def draw_long_edges(self, painter: QPainter) -> bool:
         """For the edge layer's zoom picture: the long edges (`LONG_EDGE`) from the coarse image, when
@@ -251,3 +281,11 @@ class OverviewPainter:
         painter.drawRects([item.body_rect().translated(item.pos()) for item in self._live_nodes])
         painter.restore()
         self._live_area = self._current_live_area()
+
+
+def _fill_boxes(painter: QPainter, boxes: dict[str, list[QRectF]]) -> None:
+    """The nodes' flat boxes, one `drawRects` per colour."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    for color, rects in boxes.items():
+        painter.setBrush(QColor(color))
+        painter.drawRects(rects)

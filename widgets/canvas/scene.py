@@ -222,7 +222,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
 
     def repaint_edge_area(self, rect: QRectF) -> None:
         """An edge changed (path, selection, added, removed): redraw its area, forget the edge picture."""
-        self.edge_layer.cache.invalidate()
+        self.edge_layer.edges_changed()
         self.update(rect)
 
     def _on_selection_changed(self) -> None:
@@ -334,6 +334,10 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
     # -- background --------------------------------------------------------------------------
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         paint_grid(painter, rect, self.theme)
+
+    def has_comments_in(self, rect: QRectF) -> bool:
+        """A comment (drawn under the edges) meets scene `rect`."""
+        return any(rect.intersects(item.sceneBoundingRect()) for item in self.comment_items.values())
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if self.overview.active:

@@ -8,13 +8,19 @@
   paused (`ItemPause`) and the edge layer's picture holds the nodes too; the same pause applies
   while moving in overview mode, where `OverviewPainter`'s picture draws everything.
 
-Invariants: at rest (`moving` false) nothing is paused, no picture is kept (node snapshots are, up
-to their budget, but only drawn while moving), and the scene repaints at full quality.
+- about to rest (`prepare_rest`, input quiet a while): the edge layer and the overview paint the
+  view at rest ahead on a worker (`RestPicture`); `cancel_rest` on any input.
+
+Invariants: at rest (`moving` false) nothing is paused, no gesture picture is kept (node snapshots
+are, up to their budget, but only drawn while moving; a rest picture only for the very view and
+content it shows), and the scene repaints at full quality.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from PySide6.QtGui import QPainter, QTransform
 
 
 class SceneMotionMixin:
@@ -57,3 +63,19 @@ class SceneMotionMixin:
             self.paused.pause()
         else:
             self.paused.resume()
+
+    def prepare_rest(self: Any, transform: QTransform, size: tuple[int, int], hints: QPainter.RenderHint,
+                     ratio: float) -> None:
+        """The view is about to rest at `transform` (input went quiet): the edge layer and the overview
+        paint their pictures of it ahead on a worker (each only in its own mode)."""
+        self.edge_layer.prepare_rest(transform, size, hints, ratio)
+        self.overview.prepare_rest(transform, size, hints, ratio)
+
+    def rest_pending(self: Any) -> bool:
+        """A picture of the view at rest is still being painted on the worker."""
+        return bool(self.edge_layer.rest.pending() or self.overview.rest.pending())
+
+    def cancel_rest(self: Any) -> None:
+        """Input came: no picture painted ahead is wanted any more."""
+        self.edge_layer.rest.cancel()
+        self.overview.rest.cancel()

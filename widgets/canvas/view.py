@@ -11,6 +11,9 @@ Invariants:
   is over — `SETTLE_MS` without input *and* without a frame (a slow frame never ends a gesture
   whose next input is still queued behind it) — then it is redrawn smooth; a click or a selection first brings the view to
   rest (`settle_now`), so hit tests always see every item;
+- once input has been quiet `PREPARE_MS`, the edges of the view at rest are painted ahead on a worker
+  (`CanvasScene.prepare_rest`), so the settle frame copies them (while that picture is still being
+  painted, the gesture ends up to `WAIT_MS` later); any input cancels that picture;
 - fit (F) is a jump, not a gesture: the view comes to rest and is painted at full quality at once
   (pausing 20,000 items for a single frame and showing them again cost more than it saved).
 """
@@ -44,6 +47,8 @@ from widgets.canvas.view_input import ViewInputMixin
 ROLE_MIME = "application/x-triadic-role"
 MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) into a 400 px canvas
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
+PREPARE_MS = 90  # idle time after which the edges of the view at rest are painted ahead on a worker
+WAIT_MS = 60  # how much longer the view stays in its gesture while that picture is still being painted
 
 
 class CanvasView(ViewInputMixin, QGraphicsView):
@@ -80,6 +85,9 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._on_settled)
+        self._prepare = QTimer(self)
+        self._prepare.setSingleShot(True)
+        self._prepare.timeout.connect(self._on_quiet)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
@@ -214,15 +222,34 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         """The view moved: paint cheaply until it has been still for `SETTLE_MS`."""
         if self._jumping:
             return
-        self.canvas_scene().set_moving(True)
+        scene = self.canvas_scene()
+        scene.set_moving(True)
+        scene.cancel_rest()
         self._quiet_since = time.monotonic()
         self._settle.start(SETTLE_MS)
+        self._prepare.start(PREPARE_MS)
+
+    def _on_quiet(self) -> None:
+        """Input has been quiet a while: have the edges of the view at rest painted ahead (`RestPicture`),
+        so the settle frame copies them instead of stroking every curve."""
+        quiet_ms = (time.monotonic() - self._quiet_since) * 1000
+        if not self.canvas_scene().moving:
+            return
+        if quiet_ms < PREPARE_MS:
+            self._prepare.start(max(1, round(PREPARE_MS - quiet_ms)))
+            return
+        viewport = self.viewport()
+        self.canvas_scene().prepare_rest(self.viewportTransform(), (viewport.width(), viewport.height()),
+                                         self.renderHints(), viewport.devicePixelRatioF())
 
     def _on_settled(self) -> None:
         """The settle timer ran out: end the gesture if input and frames have been quiet long enough."""
         quiet_ms = (time.monotonic() - self._quiet_since) * 1000
         if quiet_ms < SETTLE_MS:
             self._settle.start(max(1, round(SETTLE_MS - quiet_ms)))
+            return
+        if quiet_ms < SETTLE_MS + WAIT_MS and self.canvas_scene().rest_pending():
+            self._settle.start(5)  # its picture is nearly painted (a busy machine): copy it rather than stroke
             return
         self.canvas_scene().set_moving(False)
 
@@ -236,6 +263,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         """Come to rest at once (before a click or a selection: every item back in hit tests)."""
         if self.canvas_scene().moving:
             self._settle.stop()
+            self._prepare.stop()
             self.canvas_scene().set_moving(False)
 
     def resizeEvent(self, event: object) -> None:
