@@ -42,7 +42,8 @@ class Minimap(QWidget):
         scene.contents_changed.connect(self._schedule_full)
         scene.nodes_changed.connect(self._schedule_nodes)
         scene.theme_changed.connect(self.redraw)
-        scene.workflow_replaced.connect(self.redraw)
+        scene.workflow_replaced.connect(self._redraw_soon)  # in a turn of its own: the open's end is long enough
+        scene.build_started.connect(self.redraw)  # the old workflow's picture goes at once
         view.viewport_changed.connect(self.update)
 
     @property
@@ -56,6 +57,10 @@ class Minimap(QWidget):
         self._full = True
         if not self._timer.isActive() or self._timer.remainingTime() > REDRAW_MS:
             self._timer.start(REDRAW_MS)
+
+    def _redraw_soon(self) -> None:
+        self._full = True
+        self._timer.start(0)
 
     def _schedule_nodes(self, node_ids: list[str]) -> None:
         self._dirty.update(node_ids)

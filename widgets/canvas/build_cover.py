@@ -1,0 +1,118 @@
+"""`BuildCover`: what the canvas shows, and does with input, while its scene builds another workflow.
+
+A large workflow's items are built in slices between turns of the event loop (`SceneBuild`), so the
+window paints and answers meanwhile. The canvas itself is covered for that time (~0.5 s at 5,000
+nodes) by this opaque widget over the view's viewport (a sibling above it: a child would be moved by
+the viewport's scrolling, uncovering it): the background of the canvas with "Drawing
+the workflow… N %" and a progress bar. A part-built picture is never painted (nor paid for), and
+input that would act on a canvas nobody has seen yet does not:
+
+- a click, drag, double-click, wheel turn or context-menu request on the canvas is dropped (it
+  falls on the cover, which takes it and does nothing); a drop from the palette is refused;
+- a key pressed for the canvas (F, Delete, Escape, Tab, arrows, …) waits: it is held and given to
+  the view, in order, once the workflow is built whole (`CanvasScene.after_build`); when another
+  workflow takes the scene first, what was held for the abandoned one is dropped with it.
+
+Invariants: the cover shows only while a build is under way after its first slice (a small
+workflow, built within `set_workflow`, never shows it) and hides when the scene says the workflow is
+built (`workflow_replaced`); it never changes the scene, the view or the model.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication, QWidget
+
+from widgets.canvas.view import CanvasView
+
+_KEYS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
+
+
+class BuildCover(QWidget):
+    def __init__(self, view: CanvasView) -> None:
+        super().__init__(view)  # over the viewport, not in it: a scroll of the viewport would move it
+        self.view = view
+        self.built = 0
+        self.total = 0
+        self.held: list[QKeyEvent] = []  # keys for the canvas, given to the view once it is built
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # the viewport under it is not painted
+        self.setCursor(Qt.CursorShape.BusyCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.hide()
+        scene = view.canvas_scene()
+        scene.build_progressed.connect(self._on_progressed)
+        scene.workflow_replaced.connect(self.hide)
+        view.installEventFilter(self)
+        view.viewport().installEventFilter(self)
+
+    @property
+    def covering(self) -> bool:
+        return not self.isHidden()
+
+    def _on_progressed(self, built: int, total: int) -> None:
+        self.built, self.total = built, total
+        if self.isHidden():
+            self.setGeometry(self.view.viewport().geometry())
+            self.show()
+            self.raise_()
+        self.update()
+
+    # -- input --------------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport():
+            if event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+                self.setGeometry(self.view.viewport().geometry())
+            return False
+        if self.covering and event.type() in _KEYS and isinstance(event, QKeyEvent):
+            self._hold(event)
+            return True
+        return False
+
+    def _hold(self, event: QKeyEvent) -> None:
+        if not self.held:
+            held = self.held
+            self.view.canvas_scene().after_build(lambda: self._give_back(held))
+        self.held.append(QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(),
+                                   event.isAutoRepeat(), event.count()))
+
+    def _give_back(self, held: list[QKeyEvent]) -> None:
+        if held is self.held:
+            self.held = []
+        for event in held:
+            QApplication.sendEvent(self.view, event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        event.accept()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        event.accept()
+
+    def contextMenuEvent(self, event: QEvent) -> None:  # type: ignore[override]
+        event.accept()
+
+    # -- picture ------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        theme = self.view.canvas_scene().theme
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), theme.background)
+        share = self.built / self.total if self.total else 0.0
+        text = f"Drawing the workflow… {round(share * 100)} %"
+        centre = QRectF(self.rect()).center()
+        painter.setPen(theme.muted_text)
+        painter.drawText(QRectF(0, centre.y() - 34, self.width(), 24), Qt.AlignmentFlag.AlignCenter, text)
+        bar = QRectF(centre.x() - 120, centre.y(), 240, 6)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(theme.node_border)
+        painter.drawRoundedRect(bar, 3, 3)
+        painter.setBrush(theme.selection)
+        painter.drawRoundedRect(QRectF(bar.left(), bar.top(), bar.width() * share, bar.height()), 3, 3)
