@@ -33,6 +33,7 @@ class BuildCover(QWidget):
     def __init__(self, view: CanvasView) -> None:
         super().__init__(view)  # over the viewport, not in it: a scroll of the viewport would move it
         self.view = view
+        self._viewport = view.viewport()
         self.built = 0
         self.total = 0
         self.held: list[QKeyEvent] = []  # keys for the canvas, given to the view once it is built
@@ -44,7 +45,7 @@ class BuildCover(QWidget):
         scene.build_progressed.connect(self._on_progressed)
         scene.workflow_replaced.connect(self.hide)
         view.installEventFilter(self)
-        view.viewport().installEventFilter(self)
+        self._viewport.installEventFilter(self)
 
     @property
     def covering(self) -> bool:
@@ -53,18 +54,21 @@ class BuildCover(QWidget):
     def _on_progressed(self, built: int, total: int) -> None:
         self.built, self.total = built, total
         if self.isHidden():
-            self.setGeometry(self.view.viewport().geometry())
+            self.setGeometry(self._viewport.geometry())
             self.show()
             self.raise_()
         self.update()
 
     # -- input --------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.view.viewport():
-            if event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
-                self.setGeometry(self.view.viewport().geometry())
+        """Follow the viewport's place; hold the view's keys while covering. Called while the view is
+        being deleted too: touches nothing but the event and itself."""
+        kind = event.type()
+        if watched is self._viewport:
+            if kind in (QEvent.Type.Resize, QEvent.Type.Move):
+                self.setGeometry(self._viewport.geometry())
             return False
-        if self.covering and event.type() in _KEYS and isinstance(event, QKeyEvent):
+        if kind in _KEYS and self.covering and isinstance(event, QKeyEvent):
             self._hold(event)
             return True
         return False
