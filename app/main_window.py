@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QMainWindow, QWidget
 
@@ -145,13 +145,22 @@ class MainWindow(QMainWindow):
         self._signals.changed.connect(self.update_counts)
         replaced_content = bool(self.scene.workflow.nodes)
         self.problems.set_workflow(workflow)  # first: a large one validates on its thread meanwhile
-        self.inspector.set_workflow(workflow)
         self.update_title()
         self.update_counts()
         self._unshown = (workflow, replaced_content)
         # a large workflow's items are built in slices (the window paints and answers meanwhile); each
         # item takes the marks of the problems found so far, and later results mark the items built
         self.scene.set_workflow(workflow)
+        if self.scene.building:  # the inspector's page (~10-30 ms) in a turn of its own, disabled till then
+            self.inspector.setEnabled(False)
+            QTimer.singleShot(1, lambda: self._inspect_workflow(workflow))  # a timer: input and paints go first
+        else:
+            self.inspector.set_workflow(workflow)
+
+    def _inspect_workflow(self, workflow: Workflow) -> None:
+        if workflow is self.document.workflow:  # else a newer document took over, and the inspector with it
+            self.inspector.set_workflow(workflow)
+            self.inspector.setEnabled(True)
 
     def _on_canvas_built(self) -> None:
         """The scene built a workflow whole: when it is the document's new one, fit it and say so."""

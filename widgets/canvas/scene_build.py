@@ -20,6 +20,8 @@ Invariants:
   what waited for it, `after`, in the order given) or `abandon` (another workflow took the scene, or
   the scene is gone: what waited is dropped — it was meant for the workflow being built); the zero timer is the
   build's own, not the scene's, so a build whose scene was deleted meanwhile still ends (abandoned);
+- a graph whose far picture draws its edges as a density image (numpy, ~0.15 s to import) has numpy
+  imported on a worker thread during the build, not in the first paint;
 - the cycle collector is paused from `start` until the build ends either way (done: after the
   scene's followers and what waited ran, so a window can set the new items aside first): thousands of
   new objects would otherwise trigger passes over everything between slices.
@@ -27,6 +29,8 @@ Invariants:
 
 from __future__ import annotations
 
+import importlib
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
@@ -39,6 +43,8 @@ from PySide6.QtWidgets import QGraphicsItem
 from engine.gc_pause import gc_paused
 from engine.graph.model import Workflow
 from widgets.canvas.node_item import PORT_REACH, box_size
+from widgets.canvas.overview import MAX_FAR_EDGES
+from widgets.worker_thread import WorkerThread
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import CanvasScene
@@ -46,6 +52,7 @@ if TYPE_CHECKING:
 SLICE_MS = 12.0  # a slice's budget: with the index update and a repaint of the window it stays well under 50 ms
 SMALL = 400  # nodes + edges built at once, inside `start` (~6 ms): the caller sees the scene built
 Callback = Callable[[], None]
+_WARM_UP = WorkerThread("canvas-warm-up")
 
 
 def expected_content(workflow: Workflow, comments: Iterable[QRectF]) -> QRectF:
@@ -89,6 +96,8 @@ class SceneBuild:
             self.finish_now()
         else:
             self.scene.build_progressed.emit(0, self.total)  # covered from the start (see `BuildCover`)
+            if len(self.workflow.edges) > MAX_FAR_EDGES and "numpy" not in sys.modules:
+                _WARM_UP.post(lambda: importlib.import_module("numpy"))  # the far picture's edges need it
             self._next_turn()
 
     def after(self, callback: Callback) -> None:
