@@ -21,12 +21,14 @@ built (`workflow_replaced`); it never changes the scene, the view or the model.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from widgets.canvas.view import CanvasView
 
 _KEYS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
+_DROPPED = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+            QEvent.Type.MouseMove, QEvent.Type.Wheel, QEvent.Type.ContextMenu)
 
 
 class BuildCover(QWidget):
@@ -86,23 +88,11 @@ class BuildCover(QWidget):
         for event in held:
             QApplication.sendEvent(self.view, event)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        event.accept()
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        event.accept()
-
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        event.accept()
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        event.accept()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        event.accept()
-
-    def contextMenuEvent(self, event: QEvent) -> None:  # type: ignore[override]
-        event.accept()
+    def event(self, event: QEvent) -> bool:
+        if event.type() in _DROPPED:  # on a canvas nobody has seen yet: taken, and nothing done
+            event.accept()
+            return True
+        return super().event(event)
 
     # -- picture ------------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:

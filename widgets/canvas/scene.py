@@ -53,7 +53,7 @@ from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
 from widgets.canvas.problem_marks import ProblemMarks
 from widgets.canvas.run_overlay import RunOverlay
-from widgets.canvas.scene_build import SceneBuild, expected_content
+from widgets.canvas.scene_build import SceneBuild, content_around, expected_content
 from widgets.canvas.scene_motion import SceneMotionMixin
 from widgets.canvas.snapshot_cache import SnapshotCache
 from widgets.canvas.theme import CanvasTheme, theme_for
@@ -189,20 +189,15 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         return QRectF(self._content)
 
     def _measure_content(self) -> QRectF:
-        rects = [item.sceneBoundingRect() for item in self.comment_items.values()]
-        if self.node_items:
-            boxes = [(item.x(), item.y(), item.rect()) for item in self.node_items.values()]
-            left = min(x + r.left() for x, _, r in boxes)
-            top = min(y + r.top() for _, y, r in boxes)
-            right = max(x + r.right() for x, _, r in boxes)
-            bottom = max(y + r.bottom() for _, y, r in boxes)
-            rects.append(QRectF(left, top, right - left, bottom - top).adjusted(-40, -40, 40, 60))  # loop-backs
-        if not rects:
-            return QRectF(-400, -300, 800, 600)
-        united = rects[0]
-        for rect in rects[1:]:
-            united = united.united(rect)
-        return united
+        comments = [item.sceneBoundingRect() for item in self.comment_items.values()]
+        if not self.node_items:
+            return content_around(comments, None)
+        boxes = [(item.x(), item.y(), item.rect()) for item in self.node_items.values()]
+        left = min(x + r.left() for x, _, r in boxes)
+        top = min(y + r.top() for _, y, r in boxes)
+        right = max(x + r.right() for x, _, r in boxes)
+        bottom = max(y + r.bottom() for _, y, r in boxes)
+        return content_around(comments, QRectF(left, top, right - left, bottom - top))
 
     def edges_of(self, node_id: str) -> set[EdgeItem]:
         return self._edges_of.get(node_id, set())

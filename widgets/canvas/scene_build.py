@@ -57,16 +57,22 @@ _WARM_UP = WorkerThread("canvas-warm-up")
 
 def expected_content(workflow: Workflow, comments: Iterable[QRectF]) -> QRectF:
     """What `CanvasScene.content_rect` will measure once every item is built, from the model alone."""
-    rects = list(comments)
-    if workflow.nodes:
-        left = top = float("inf")
-        right = bottom = float("-inf")
-        for node in workflow.nodes.values():
-            width, height = box_size(node)
-            x, y = node.ui.x, node.ui.y
-            left, top = min(left, x - PORT_REACH), min(top, y - 2)
-            right, bottom = max(right, x + width + PORT_REACH), max(bottom, y + height + 2)
-        rects.append(QRectF(left, top, right - left, bottom - top).adjusted(-40, -40, 40, 60))  # loop-backs
+    if not workflow.nodes:
+        return content_around(list(comments), None)
+    left = top = float("inf")
+    right = bottom = float("-inf")
+    for node in workflow.nodes.values():
+        width, height = box_size(node)
+        x, y = node.ui.x, node.ui.y
+        left, top = min(left, x - PORT_REACH), min(top, y - 2)
+        right, bottom = max(right, x + width + PORT_REACH), max(bottom, y + height + 2)
+    return content_around(list(comments), QRectF(left, top, right - left, bottom - top))
+
+
+def content_around(comments: list[QRectF], nodes: QRectF | None) -> QRectF:
+    """What a canvas draws: the comments' rectangles and the node items' bounds `nodes` with the room
+    their edges take (loop-backs run under the nodes); a fixed area when there is nothing."""
+    rects = comments if nodes is None else [*comments, nodes.adjusted(-40, -40, 40, 60)]
     if not rects:
         return QRectF(-400, -300, 800, 600)
     united = rects[0]
