@@ -13,8 +13,10 @@ keeps the tone near the hairlines' grey at rest, so the end of a gesture does no
 Only pictures painted while the view moves use it: the overview's, and the edge layer's zoom
 picture below `LOD_LABELS` (`draw_long`: the long edges only, from an image of the edges as they
 are now); at rest every edge is stroked again.
-The image is built on the worker when the view first moves in overview mode or first rests in the
-band (`prepare`); until it is there a picture strokes every edge, as before.
+The image is built on the worker when the view first moves in overview mode, first rests in the
+band, or has rested far out for a moment (`prepare`: built during a gesture, the worker holds the
+interpreter for tens of milliseconds at a time and the gesture's frames wait on it); until it is
+there a picture strokes every edge, as before.
 
 Invariants: `invalidate()` after any change of the edges; the split and the image always describe
 the same lines (the list `OverviewPainter` rebuilt last); at most one image (of the current

@@ -9,7 +9,7 @@ empty space stays empty. One image covers the whole graph at a power-of-two scal
 zoom rounded up to a power of two, at most `MAX_PIXELS`) and is drawn scaled at every zoom that
 rounds to it, so a pan is a blit and a zoom gesture builds at most one image per halving.
 
-Building an image (~40–120 ms at 5,000 nodes) runs on a worker thread (numpy releases the GIL);
+Building an image (~40–220 ms at 5,000 nodes) runs on a worker thread (numpy releases the GIL);
 meanwhile the closest image already built (perhaps from before the last edit) is drawn, and
 `on_ready` is called (on the GUI thread, through one long-lived `_Bridge`: the owner may be gone
 by the time the worker finishes) when the new one can be drawn. Only the very first image is built at once (a
@@ -25,14 +25,17 @@ import math
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QRectF, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 
+from engine.memory_trim import release_free_memory
+
 MAX_PIXELS = 4_000_000
 FAINTEST = 70  # opacity (of 255) of a pixel crossed by one edge
-_CHUNK = 1500  # lines sampled at once: the samples of all 15,000 lines at once took ~70–300 MB at peak
+_SAMPLES = 1_000_000  # line samples (pixels) taken at once: 1,500 long lines at once held ~100 MB
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="edge-density")
 
 Built = tuple[QImage, QRectF]  # the image and the scene area it covers
@@ -83,6 +86,7 @@ class EdgeDensity:
             built = self._closest(key)
             if built is None and build_now:  # nothing to show yet: build this one now
                 built = _rasterise(lines, 2.0 ** key[1], color, self.faintest)
+                release_free_memory()
                 self._keep(key, built)
             else:
                 self._submit(key, lines, color)
@@ -141,6 +145,7 @@ def _build_async(owner: weakref.ref[EdgeDensity], bridge: _Bridge, key: tuple[in
                  lines: list[QLineF], color: QColor, faintest: int) -> None:
     """On the worker: build the image, then hand it to its owner on the GUI thread (if still alive)."""
     built = _rasterise(lines, 2.0 ** key[1], color, faintest)
+    release_free_memory()  # the build's temporaries (tens of MB) go back to the system, not stay in this heap
 
     def deliver() -> None:
         density = owner()
@@ -161,22 +166,34 @@ def _rasterise(lines: list[QLineF], scale: float, color: QColor, faintest: int =
     right, bottom = float(max(ends[:, 0].max(), ends[:, 2].max())), float(max(ends[:, 1].max(), ends[:, 3].max()))
     scale = min(scale, math.sqrt(MAX_PIXELS / max(1.0, (right - left) * (bottom - top))))
     width, height = int((right - left) * scale) + 2, int((bottom - top) * scale) + 2
-    counts = np.zeros(width * height, dtype=np.int64)
-    for start in range(0, len(ends), _CHUNK):  # the samples of a few thousand lines at a time: bounded memory
-        chunk = ends[start:start + _CHUNK]
-        x1, y1 = ((chunk[:, 0] - left) * scale).astype(np.float32), ((chunk[:, 1] - top) * scale).astype(np.float32)
-        dx = ((chunk[:, 2] - left) * scale).astype(np.float32) - x1
-        dy = ((chunk[:, 3] - top) * scale).astype(np.float32) - y1
-        steps = (np.maximum(np.abs(dx), np.abs(dy)) + 1).astype(np.int64)  # one sample per pixel
+    counts = np.zeros(width * height, dtype=np.int32)
+    x1_all, y1_all = ((ends[:, 0] - left) * scale).astype(np.float32), ((ends[:, 1] - top) * scale).astype(np.float32)
+    dx_all = ((ends[:, 2] - left) * scale).astype(np.float32) - x1_all
+    dy_all = ((ends[:, 3] - top) * scale).astype(np.float32) - y1_all
+    steps_all = (np.maximum(np.abs(dx_all), np.abs(dy_all)) + 1).astype(np.int64)  # one sample per pixel
+    reach = np.cumsum(steps_all)
+    cuts = [0, *np.searchsorted(reach, np.arange(_SAMPLES, int(reach[-1]), _SAMPLES)).tolist(), len(ends)]
+    for start, stop in pairwise(cuts):  # ~_SAMPLES samples at a time: bounded memory
+        if stop <= start:
+            continue
+        x1, y1, dx, dy = x1_all[start:stop], y1_all[start:stop], dx_all[start:stop], dy_all[start:stop]
+        steps = steps_all[start:stop]
         offsets = np.arange(int(steps.sum()), dtype=np.float32) - np.repeat(np.cumsum(steps) - steps, steps)
         div = np.maximum(steps - 1, 1).astype(np.float32)
         xs = (np.repeat(x1, steps) + np.repeat(dx / div, steps) * offsets).astype(np.int32)
         ys = (np.repeat(y1, steps) + np.repeat(dy / div, steps) * offsets).astype(np.int32)
-        counts += np.bincount(ys * np.int32(width) + xs, minlength=width * height)[: width * height]
-    level = np.log1p(counts.astype(np.float32)) * np.float32((255 - faintest) / math.log1p(max(1, int(counts.max()))))
-    alpha = np.where(counts > 0, level + np.float32(faintest), np.float32(0)).astype(np.uint32)
+        np.add(counts, np.bincount(ys * np.int32(width) + xs, minlength=width * height)[: width * height],
+               out=counts, casting="unsafe")
+    level = np.log1p(counts, dtype=np.float32)  # the opacity of each pixel, in place: one image-sized float array
+    level *= np.float32((255 - faintest) / math.log1p(max(1, int(counts.max()))))
+    level += np.float32(faintest)
+    alpha = level.astype(np.uint8)
+    del level
+    alpha[counts == 0] = 0
+    opacity = np.arange(256, dtype=np.uint32)  # each opacity's premultiplied pixel in `color`
     red, green, blue = color.red(), color.green(), color.blue()
-    argb = (alpha << 24) | ((alpha * red // 255) << 16) | ((alpha * green // 255) << 8) | (alpha * blue // 255)
+    argb = ((opacity << 24) | ((opacity * red // 255) << 16) | ((opacity * green // 255) << 8)
+            | (opacity * blue // 255))[alpha]
     pixels = np.ascontiguousarray(argb.reshape(height, width), dtype=np.uint32)
     image = QImage(pixels.data, width, height, width * 4, QImage.Format.Format_ARGB32_Premultiplied).copy()
     return image, QRectF(left, top, width / scale, height / scale)

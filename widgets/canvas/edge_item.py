@@ -85,6 +85,7 @@ class EdgeItem(QGraphicsRectItem):
         self.setRect(left, top, right - left, bottom - top)
         # scene bounds (the item sits at the origin; a level edge has no height: widen it) for batch look-ups
         self.bounds = QRectF(left - 1, top - 1, right - left + 2, bottom - top + 2)
+        self.box = (left - 1, top - 1, right + 1, bottom + 1)  # the same as numbers: batch look-ups in Python
 
     @property
     def curve(self) -> QPainterPath:

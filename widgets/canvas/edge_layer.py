@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 _EVERYWHERE = QRectF(-1e7, -1e7, 2e7, 2e7)
 _BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
+_KEY_ZOOMS = (LOD_MOVING_CURVES, LOD_LABELS, LOD_SIMPLE)  # the picture changes there (at LOD_SIMPLE the overview takes over)
 
 
 class EdgeLayer(QGraphicsItem):
@@ -60,7 +61,8 @@ class EdgeLayer(QGraphicsItem):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
             lod = painter.worldTransform().m11()
             key = (scene.theme.dark, lod < LOD_MOVING_CURVES, lod < LOD_LABELS, scene.paused.active)
-            self.cache.draw(painter, area, key, self._paint_picture, scaled=scene.zooming)
+            floor = max((zoom for zoom in _KEY_ZOOMS if zoom <= lod), default=0.0)
+            self.cache.draw(painter, area, key, self._paint_picture, scaled=scene.zooming, floor=floor)
             return
         self.cache.invalidate()
         self._paint_edges(painter, area)
@@ -82,12 +84,11 @@ class EdgeLayer(QGraphicsItem):
     def _paint_edges(self, painter: QPainter, area: QRectF, skip_long: bool = False) -> None:
         """The edges meeting `area`; `skip_long`: not the plain (unselected, unmarked) long ones."""
         scene: CanvasScene = self.scene()  # type: ignore[assignment]
-        if skip_long:  # they are in the coarse image already drawn
-            selected = set(scene.selectedItems())
-            edges = [e for e in scene.edge_items.values()
-                     if (not e.long or e.severity is not None or e in selected) and area.intersects(e.bounds)]
-        elif scene.paused.active:  # the index skips hidden items: look the edges up directly
-            edges = [e for e in scene.edge_items.values() if area.intersects(e.bounds)]
+        if scene.paused.active:  # the index skips hidden items: look the edges up directly
+            edges = _edges_in(scene, area)
+            if skip_long:  # they are in the coarse image already drawn
+                selected = set(scene.selectedItems())
+                edges = [e for e in edges if not e.long or e.severity is not None or e in selected]
         else:
             edges = [i for i in scene.items(area, _BOUNDS, Qt.SortOrder.AscendingOrder) if type(i) is EdgeItem]
         if not edges:
@@ -113,6 +114,13 @@ class EdgeLayer(QGraphicsItem):
             if area.intersects(edge.arrow_box):
                 painter.setBrush(edge_style(edge.port_type, dark, edge.isSelected(), edge.severity)[1])
                 painter.drawConvexPolygon(edge.arrow)
+
+
+def _edges_in(scene: CanvasScene, area: QRectF) -> list[EdgeItem]:
+    """The edges whose bounds meet `area`, from their boxes (~2 ms for 15,000 edges; ~5 ms with `QRectF`s)."""
+    left, top, right, bottom = area.getCoords()
+    return [edge for edge in scene.edge_items.values()
+            if (box := edge.box)[0] <= right and box[2] >= left and box[1] <= bottom and box[3] >= top]
 
 
 def _draw_lines(painter: QPainter, edges: list[EdgeItem], dark: bool) -> None:

@@ -12,8 +12,9 @@ Invariants:
 - painting depends on the level of detail: below `LOD_SIMPLE` a flat box, below `LOD_LABELS`
   no port labels or badge;
 - while the view moves (`scene.moving`) at a zoom other than 1, the node is drawn as a scaled
-  snapshot painted once at zoom 1 (a zoom gesture would otherwise repaint every visible node at
-  every step): by the item itself when selected, else into the edge layer's zoom picture
+  snapshot painted once (at zoom 1; below `LOD_LABELS` at that zoom, without labels, as at rest
+  there), since a zoom gesture would otherwise repaint every visible node at
+  every step: by the item itself when selected, else into the edge layer's zoom picture
   (`draw_snapshot`) while the item is paused; the scene keeps the snapshots between gestures within
   a byte budget (`SnapshotCache`), and every change to what the node shows clears its own;
 - a validation mark (`set_mark`, given by the scene's `ProblemMarks`) is painted with the node: an
@@ -24,6 +25,8 @@ Invariants:
 """
 
 from __future__ import annotations
+
+import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPixmap
@@ -62,8 +65,8 @@ class NodeItem(QGraphicsRectItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.highlighted: set[PortKey] | None = None  # compatible ports while connecting
-        self._snap: QPixmap | None = None
-        self._snap_key: tuple[bool, bool] = (False, False)
+        self._snaps: dict[bool, QPixmap] = {}  # a zoom picture's snapshots, by detail (see `snapshot`)
+        self._snap_key: tuple[bool, bool] = (False, False)  # (dark, selected) they were painted for
         self.mark: ItemMark | None = None  # the node's validation problems, if any
         self.run_color: QColor | None = None  # the run overlay's state colour (far-zoom flat box)
         self.run_note = ""  # the run overlay's tooltip line (state, usage, error)
@@ -88,7 +91,7 @@ class NodeItem(QGraphicsRectItem):
         self.custom_color = QColor(node.ui.color) if node.ui.color else None
         self.setPos(node.ui.x, node.ui.y)
         self.setToolTip(with_mark(self._own_tooltip(), self.mark))
-        self._snap = None
+        self._snaps.clear()
         self.update()
 
     def set_run_note(self, note: str) -> None:
@@ -101,7 +104,7 @@ class NodeItem(QGraphicsRectItem):
         """Show these validation problems on the node (None: no problems) and redraw it."""
         self.mark = mark
         self.setToolTip(with_mark(self._own_tooltip(), mark))
-        self._snap = None
+        self._snaps.clear()
         self.update()
 
     def _own_tooltip(self) -> str:
@@ -157,7 +160,7 @@ class NodeItem(QGraphicsRectItem):
 
     def set_highlight(self, ports: set[PortKey] | None) -> None:
         self.highlighted = ports
-        self._snap = None
+        self._snaps.clear()
         self.update()
 
     # -- painting ----------------------------------------------------------------------------
@@ -186,40 +189,52 @@ class NodeItem(QGraphicsRectItem):
         scene = self.scene()
         if getattr(scene, "moving", False) and abs(lod - 1.0) > 0.01:
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-            painter.drawPixmap(self.rect(), self._snapshot(theme), QRectF(self._snap.rect()))
+            snap = self.snapshot(theme, lod)
+            painter.drawPixmap(self.rect(), snap, QRectF(snap.rect()))
             scene.snapshots.touch(self)  # type: ignore[union-attr]
             return
         self._paint_full(painter, theme, lod, accent, selected)
 
-    def _snapshot(self, theme: CanvasTheme) -> QPixmap:
-        """The node painted at zoom 1 (kept while the view moves, scaled instead of repainted)."""
+    def has_snapshot(self, theme: CanvasTheme, lod: float) -> bool:
+        """The snapshot `snapshot` gives for this zoom is painted already."""
+        return self._snap_key == (theme.dark, self.isSelected()) and (lod >= LOD_LABELS) in self._snaps
+
+    def snapshot(self, theme: CanvasTheme, lod: float) -> QPixmap:
+        """The node painted once for a zoom picture (kept while the view moves, scaled instead of repainted):
+        at or above `LOD_LABELS` at zoom 1 with every detail; below it as the view paints it there (no port
+        labels, no badge) at `LOD_LABELS`' scale, half the cost to paint and a third of the pixels."""
         key = (theme.dark, self.isSelected())
-        if self._snap is None or self._snap_key != key:
-            bounds = self.rect()
-            self._snap = QPixmap(int(bounds.width()), int(bounds.height()))
-            self._snap.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(self._snap)
-            painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-            painter.translate(-bounds.topLeft())
-            self._paint_full(painter, theme, 1.0, self.accent(theme.dark), key[1])
-            painter.end()
+        if self._snap_key != key:
+            self._snaps.clear()
             self._snap_key = key
-        return self._snap
+        detail = lod >= LOD_LABELS
+        snap = self._snaps.get(detail)
+        if snap is None:
+            scale = 1.0 if detail else LOD_LABELS
+            bounds = self.rect()
+            snap = self._snaps[detail] = QPixmap(math.ceil(bounds.width() * scale), math.ceil(bounds.height() * scale))
+            snap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(snap)
+            painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+            painter.scale(scale, scale)
+            painter.translate(-bounds.topLeft())
+            self._paint_full(painter, theme, 1.0 if detail else LOD_SIMPLE, self.accent(theme.dark), key[1])
+            painter.end()
+        return snap
 
     def draw_snapshot(self, painter: QPainter, theme: CanvasTheme) -> None:
-        """Draw the zoom-1 snapshot at the node's place, in scene coordinates (zoom pictures)."""
-        snap = self._snapshot(theme)
+        """Draw the snapshot for the painter's zoom at the node's place, in scene coordinates (zoom pictures)."""
+        snap = self.snapshot(theme, painter.worldTransform().m11())
         painter.drawPixmap(self.rect().translated(self.pos()), snap, QRectF(snap.rect()))
         self.scene().snapshots.touch(self)  # type: ignore[union-attr]
 
     def snapshot_bytes(self) -> int:
-        """Memory held by the zoom-1 snapshot (0 when there is none)."""
-        snap = self._snap
-        return 0 if snap is None else snap.width() * snap.height() * snap.depth() // 8
+        """Memory held by the snapshots (0 when there are none)."""
+        return sum(snap.width() * snap.height() * snap.depth() // 8 for snap in self._snaps.values())
 
     def drop_snapshot(self) -> None:
-        """Forget the snapshot (the scene's `SnapshotCache` is over its budget)."""
-        self._snap = None
+        """Forget the snapshots (the scene's `SnapshotCache` is over its budget)."""
+        self._snaps.clear()
 
     def _paint_full(self, painter: QPainter, theme: CanvasTheme, lod: float, accent: QColor, selected: bool) -> None:
         mark = self.mark

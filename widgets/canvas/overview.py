@@ -14,7 +14,8 @@ While the view pans or zooms in this mode (`scene.moving`) the drawing comes fro
 `LayerCache` picture, and the scene pauses the items (`ItemPause`). With more than
 `MAX_FAR_EDGES` edges that picture draws them coarsely from `FAR_ZOOM` up (`CoarseEdges`: short
 edges as lines, long ones from a density image), so repainting it costs a blit, not ~15,000
-long hairlines; at rest every edge is stroked again.
+long hairlines; at rest every edge is stroked again. That image is built ahead, when the view has
+rested far out for `PREPARE_AT_REST_MS` (after an open or F), so the first notch in finds it.
 
 At rest below `FAR_ZOOM` (the density image) the batch is drawn from a second picture, painted
 once at device resolution for the view's transform (`far_picture`, no margin) and blitted 1:1,
@@ -25,7 +26,8 @@ batch does not depend on it) and is dropped with the gesture picture on every ch
 While nodes are dragged (`scene.fast_mode`) the selected nodes and their edges are *live*: left
 out of the batch (built once when the drag starts) and drawn directly on top each frame, so a
 drag step repaints only the area the moved nodes and their edges cover (`nodes_moved`), never
-rebuilding the overview.
+rebuilding the overview; the edges' density image keeps the dragged edges where they were until
+the drag ends (rebuilding it on the worker meanwhile slowed the drag's frames to 100 ms).
 
 Invariants: the batch is rebuilt lazily after `invalidate()` (a model change, a selection change,
 the start or end of a drag); switching the mode on or off is the only place item flags change.
@@ -37,7 +39,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtCore import QLineF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
 _NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 FAR_ZOOM = 0.2
 MAX_FAR_EDGES = 3000
+PREPARE_AT_REST_MS = 400  # resting this long below FAR_ZOOM: the band's image is built for the next gesture
 
 
 class OverviewPainter:
@@ -71,6 +74,10 @@ class OverviewPainter:
         self.far_picture = LayerCache(margin=0.0)  # the batch at rest below FAR_ZOOM: F again is a blit
         self.density = EdgeDensity(self._on_density_ready)
         self.coarse = CoarseEdges(self._on_coarse_ready)  # the edges of a moving picture in the band
+        self._prepare_later = QTimer()  # the band's image, built while the view rests far out
+        self._prepare_later.setSingleShot(True)
+        self._prepare_later.setInterval(PREPARE_AT_REST_MS)
+        self._prepare_later.timeout.connect(self._prepare_at_rest)
         self.builds = 0  # batches built (tests, benchmarks)
 
     def set_active(self, active: bool) -> None:
@@ -127,14 +134,22 @@ class OverviewPainter:
         if self.scene.moving:
             self._on_density_ready()
 
+    def _prepare_at_rest(self) -> None:
+        scene = self.scene
+        if shiboken6.isValid(scene) and not scene.moving and not self._edges_stale and not self._live_nodes:
+            self.coarse.prepare(self._lines, scene.theme.edge)
+
     def nodes_moved(self, node_ids: Iterable[str]) -> None:
         """Nodes moved and their edges were updated: when they are the live (dragged) ones, repaint
         only where they were and where they are now; else rebuild the batch."""
+        items = self.scene.node_items
+        moved = [items[i] for i in node_ids if i in items]
+        if self.scene.fast_mode and self._boxes is None and all(item.isSelected() for item in moved):
+            return  # a drag's first step: the batch being rebuilt leaves them out (live), the edges' image stays
         live = {item.node_id for item in self._live_nodes}
         if self._boxes is None or not live or not live.issuperset(node_ids):
             self._edges_stale = True  # not a drag: the scene tells its followers (`nodes_changed`)
-            items = self.scene.node_items
-            self.invalidate_boxes([items[i] for i in node_ids if i in items])
+            self.invalidate_boxes(moved)
         elif self.active:
             self.scene.update(self._live_area.united(self._current_live_area()))
 
@@ -155,7 +170,8 @@ class OverviewPainter:
         live_edges = {edge for node in live_nodes for edge in scene.edges_of(node.node_id)}
         if self._edges_stale or live_edges != set(self._live_edges):
             self._lines = [edge.line() for edge in scene.edge_items.values() if edge not in live_edges]
-            self.density.invalidate()
+            if self._edges_stale:  # not when a drag only takes its edges out: the image keeps them where they
+                self.density.invalidate()  # were (a build on the worker would slow the drag's frames)
             self.coarse.invalidate()
             self._edges_stale = False
         self._live_nodes, self._live_edges = live_nodes, list(live_edges)
@@ -180,8 +196,11 @@ class OverviewPainter:
         if self._boxes is None:
             self._boxes = self._build()
         many = len(self._lines) > MAX_FAR_EDGES
-        if many and not self._live_nodes and (self.scene.moving or painter.worldTransform().m11() >= FAR_ZOOM):
-            self.coarse.prepare(self._lines, self.scene.theme.edge)  # before a picture in the band needs it
+        if many and not self._live_nodes:  # the band's image, before a picture in the band needs it
+            if self.scene.moving or painter.worldTransform().m11() >= FAR_ZOOM:
+                self.coarse.prepare(self._lines, self.scene.theme.edge)
+            else:  # at rest far out: once the view has rested (a build during a gesture slows its frames)
+                self._prepare_later.start()
         if self.scene.moving and not self._live_nodes:
             self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_picture, scaled=self.scene.zooming)
         elif many and not self._live_nodes and painter.worldTransform().m11() < FAR_ZOOM:

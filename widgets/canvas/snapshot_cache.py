@@ -1,16 +1,16 @@
 """The node snapshots kept between gestures, least recently drawn dropped first past a byte budget.
 
-A zoom gesture draws the nodes from their zoom-1 snapshots (`NodeItem.draw_snapshot`); building
-one costs ~0.2 ms, so a wheel notch that brings ~1,000 nodes into a zoom picture for the first
-time stalls 170–350 ms. Keeping the snapshots after the view comes to rest makes the next
+A zoom gesture draws the nodes from their snapshots (`NodeItem.draw_snapshot`: at zoom 1, or at
+`LOD_LABELS` without labels below it); building one costs ~0.2 ms (~0.07 ms below `LOD_LABELS`),
+so a wheel notch that brings ~1,000 nodes into a zoom picture for the first time stalls 170–350 ms. Keeping the snapshots after the view comes to rest makes the next
 gesture over the same nodes cheap; the budget bounds the memory (a 5,000-node graph's every
 snapshot would be ~300 MB).
 
 Invariants:
 - an entry is a node drawn from its snapshot at least once since it was last dropped; drawing
   again moves it to the newest end (`touch`);
-- a node's own changes (content, geometry, marks, highlight) clear its snapshot (`_snap = None`),
-  which is rebuilt on the next draw; an entry whose snapshot was cleared weighs nothing;
+- a node's own changes (content, geometry, marks, highlight) clear its snapshots, which are
+  rebuilt on the next draw; an entry whose snapshots were cleared weighs nothing;
 - at rest (`settle`) every node drawn from its snapshot during the gesture is repainted (its
   device cache may hold the scaled snapshot), then `trim` drops the oldest snapshots until the
   kept ones weigh at most `budget` bytes.
@@ -46,6 +46,10 @@ class SnapshotCache:
     def touch(self, item: NodeItem) -> None:
         """`item` was drawn from its snapshot: newest."""
         self._drawn.add(item)
+        self.keep(item)
+
+    def keep(self, item: NodeItem) -> None:
+        """`item`'s snapshot was painted ahead of its first draw: newest, counted against the budget."""
         order = self._order
         if item in order:
             order.move_to_end(item)

@@ -143,6 +143,8 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         if not self._jumping:
             self.canvas_scene().set_zooming()
             self._note_motion()
+            self._cover_view()
+            self.canvas_scene().prefetch.plan(self.visible_scene_rect(), self.zoom())
         self.viewport_changed.emit()
 
     def zoom_in(self) -> None:
@@ -199,6 +201,14 @@ class CanvasView(ViewInputMixin, QGraphicsView):
             self.canvas_scene().set_panning()
         self._note_motion()
         super().scrollContentsBy(dx, dy)
+        if not self._scaling:
+            self._cover_view()
+
+    def _cover_view(self) -> None:
+        """While the items are paused, hide the ones now in view (a batched picture draws them)."""
+        paused = self.canvas_scene().paused
+        if paused.active:
+            paused.cover(self.visible_scene_rect())
 
     def _note_motion(self) -> None:
         """The view moved: paint cheaply until it has been still for `SETTLE_MS`."""
@@ -220,6 +230,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         super().paintEvent(event)
         if self.canvas_scene().moving:
             self._quiet_since = time.monotonic()
+            self.canvas_scene().prefetch.after_frame()
 
     def settle_now(self) -> None:
         """Come to rest at once (before a click or a selection: every item back in hit tests)."""
