@@ -3,8 +3,8 @@
 A large workflow's items are built in slices between turns of the event loop (`SceneBuild`), so the
 window paints and answers meanwhile. The canvas itself is covered for that time (~0.5 s at 5,000
 nodes) by this opaque widget over the view's viewport (a sibling above it: a child would be moved by
-the viewport's scrolling, uncovering it): the background of the canvas with "Drawing
-the workflow… N %" and a progress bar. A part-built picture is never painted (nor paid for), and
+the viewport's scrolling, uncovering it): the background of the canvas with "Drawing the workflow…
+N %" and a progress bar. A part-built picture is never painted (nor paid for), and
 input that would act on a canvas nobody has seen yet does not:
 
 - a click, drag, double-click, wheel turn or context-menu request on the canvas is dropped (it
@@ -13,9 +13,9 @@ input that would act on a canvas nobody has seen yet does not:
   the view, in order, once the workflow is built whole (`CanvasScene.after_build`); when another
   workflow takes the scene first, what was held for the abandoned one is dropped with it.
 
-Invariants: the cover shows only while a build is under way after its first slice (a small
-workflow, built within `set_workflow`, never shows it) and hides when the scene says the workflow is
-built (`workflow_replaced`); it never changes the scene, the view or the model.
+Invariants: the cover shows from the start of a build done in slices (a small workflow, built
+within `set_workflow`, never shows it) and hides when the scene says the workflow is built
+(`workflow_replaced`); it never changes the scene, the view or the model.
 """
 
 from __future__ import annotations

@@ -2,11 +2,12 @@
 
 A 5,000-node workflow has ~20,000 items, ~0.3 s of Python to create and ~0.2 s to drop; done in one
 piece, the window would neither paint nor answer meanwhile. `SceneBuild` drops the items of the
-workflow shown before, then creates the node items, then the edge items, a slice at a time: a slice runs until `SLICE_MS` have passed, the event loop then gets a turn (the
-window paints, timers run, input is read) and a zero timer starts the next slice. A workflow small
-enough to be built in a few milliseconds (`SMALL`) is built whole inside `start()`, so its caller
-sees a built scene at once; the end of a sliced build (followers told, what waited run) has a turn
-of its own. `finish_now()` builds the rest in one piece (a scene made for a test, a headless use).
+workflow shown before, then creates the node items, then the edge items, a slice at a time: a slice
+runs until `SLICE_MS` have passed, the event loop then gets a turn (the window paints, timers run,
+input is read) and a zero timer starts the next slice. A build small enough to be done in a few
+milliseconds (`SMALL`) is done whole inside `start()`, so its caller sees a built scene at once;
+the end of a sliced build (followers told, what waited run) has a turn of its own. `finish_now()`
+builds the rest in one piece (a scene made for a test, a headless use).
 
 Invariants:
 - the scene follows the workflow's signals from before the first item is built, so an edit made
@@ -18,8 +19,8 @@ Invariants:
   rebuilt whole at the end (~40 ms at 20,000 items);
 - a build ends exactly once: done (the scene completes it — `workflow_replaced` — and then runs
   what waited for it, `after`, in the order given) or `abandon` (another workflow took the scene, or
-  the scene is gone: what waited is dropped — it was meant for the workflow being built); the zero timer is the
-  build's own, not the scene's, so a build whose scene was deleted meanwhile still ends (abandoned);
+  the scene is gone: what waited is dropped — it was meant for the workflow being built); the zero
+  timer is the build's own, not the scene's, so a build whose scene was deleted still ends;
 - a graph whose far picture draws its edges as a density image (numpy, ~0.15 s to import) has numpy
   imported on a worker thread during the build, not in the first paint;
 - the cycle collector is paused from `start` until the build ends either way (done: after the
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from widgets.canvas.scene import CanvasScene
 
 SLICE_MS = 12.0  # a slice's budget: with the index update and a repaint of the window it stays well under 50 ms
-SMALL = 400  # nodes + edges built at once, inside `start` (~6 ms): the caller sees the scene built
+SMALL = 400  # items to drop and build done at once, inside `start` (~6 ms): the caller sees the scene built
 Callback = Callable[[], None]
 _WARM_UP = WorkerThread("canvas-warm-up")
 
@@ -87,8 +88,7 @@ class SceneBuild:
         self.workflow = workflow
         self.old = old  # the items of the workflow shown before, dropped first (the last one first)
         self.total = len(old) + len(workflow.nodes) + len(workflow.edges)
-        self.built = 0  # items made so far (progress; edits during the build may add or drop some)
-        self.slices = 0
+        self.built = 0  # items dropped and made so far (progress; edits during the build may add or drop some)
         self.ended = False
         self._then: list[Callback] = []
         self._steps = self._items()
@@ -158,14 +158,9 @@ class SceneBuild:
         if not shiboken6.isValid(self.scene):  # the window was closed during the build
             self.abandon()
             return
-        self.slices += 1
         deadline = time.perf_counter() + SLICE_MS / 1000
-        for more in self._steps:
-            if not more:  # every item is built: the scene's end (followers, fit) in the next turn
-                self.scene.build_progressed.emit(self.built, self.total)
-                self._next_turn()
-                return
-            if time.perf_counter() >= deadline:
+        for more in self._steps:  # `more` False: every item is built, the scene's end in the next turn
+            if not more or time.perf_counter() >= deadline:
                 self.scene.build_progressed.emit(self.built, self.total)
                 self._next_turn()
                 return
