@@ -17,6 +17,7 @@ engine's set-aside is given back through `request_sweep` too, never by unfreezin
 everything frozen is unfrozen, collected once and frozen again (~150–190 ms at 5,000 nodes, once).
 
 Invariants: while installed, `gc.isenabled()` is False and the engine's set-aside ends in a sweep;
+nothing is collected while a `gc_paused` block is under way (a canvas built in slices keeps one open);
 `stop()` (also on the application's `aboutToQuit`) turns the automatic collector back on if it was on
 before and gives the engine back its own way of ending a set-aside.
 """
@@ -29,7 +30,7 @@ import time
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QGuiApplication
 
-from engine.gc_pause import on_set_aside_end
+from engine.gc_pause import collection_paused, on_set_aside_end
 
 SWEEP_AFTER_S = 2.0
 _sweep_at: float | None = None  # when a requested sweep is due (monotonic seconds)
@@ -56,6 +57,8 @@ class GuiThreadCollector(QObject):
         self._timer.start()
 
     def check(self) -> None:
+        if collection_paused():  # a large structure is being built (a canvas in slices): not now
+            return
         if _sweep_at is not None and time.monotonic() >= _sweep_at and not QGuiApplication.mouseButtons():
             self.sweep()
         elif collect_due(self.thresholds):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QMainWindow, QWidget
 
@@ -42,6 +43,7 @@ from app.settings_store import save_window_state, window_state
 from app.window_wiring import wire_window
 from engine.graph.model import Workflow
 from widgets.canvas import CanvasScene, CanvasView, Minimap
+from widgets.canvas.build_cover import BuildCover
 from widgets.elided_label import ElidedLabel
 from widgets.inspector import InspectorWidget
 from widgets.palette import PaletteWidget
@@ -52,6 +54,8 @@ APP_NAME = "Triadic"
 
 
 class MainWindow(QMainWindow):
+    document_shown = Signal(object)  # Workflow: the canvas shows this document whole (after new / open)
+
     def __init__(self, document: Document | None = None, *, db: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -64,6 +68,7 @@ class MainWindow(QMainWindow):
         self.view = CanvasView(self.scene)
         self.scene.setParent(self.view)  # deleted with the view, after the view's connections are cut
         self.setCentralWidget(self.view)
+        self.canvas_cover = BuildCover(self.view)  # while a large workflow's items are built
         self.palette_panel = PaletteWidget()
         self.inspector = InspectorWidget(workflow)
         self.problems = ProblemsPanel(workflow)
@@ -107,6 +112,8 @@ class MainWindow(QMainWindow):
         self.document.modified_changed.connect(self.update_title)
         self.document.path_changed.connect(self.update_title)
         self.document.workflow_replaced.connect(self._on_workflow_replaced)
+        self._unshown: tuple[Workflow, bool] | None = None  # the document's workflow until the canvas shows it
+        self.scene.workflow_replaced.connect(self._on_canvas_built)
         self.update_title()
         self.update_counts()
         self.resize(1400, 880)
@@ -138,15 +145,34 @@ class MainWindow(QMainWindow):
         self._signals.changed.connect(self.update_counts)
         replaced_content = bool(self.scene.workflow.nodes)
         self.problems.set_workflow(workflow)  # first: a large one validates on its thread meanwhile
-        self.scene.set_workflow(workflow)
-        self.scene.marks.show(self.problems.model.problems)  # a small one's result, found before the items
-        self.inspector.set_workflow(workflow)
         self.update_title()
         self.update_counts()
+        self._unshown = (workflow, replaced_content)
+        # a large workflow's items are built in slices (the window paints and answers meanwhile); each
+        # item takes the marks of the problems found so far, and later results mark the items built
+        self.scene.set_workflow(workflow)
+        if self.scene.building:  # the inspector's page (~10-30 ms) in a turn of its own, disabled till then
+            self.inspector.setEnabled(False)
+            QTimer.singleShot(1, lambda: self._inspect_workflow(workflow))  # a timer: input and paints go first
+        else:
+            self.inspector.set_workflow(workflow)
+
+    def _inspect_workflow(self, workflow: Workflow) -> None:
+        if workflow is self.document.workflow:  # else a newer document took over, and the inspector with it
+            self.inspector.set_workflow(workflow)
+            self.inspector.setEnabled(True)
+
+    def _on_canvas_built(self) -> None:
+        """The scene built a workflow whole: when it is the document's new one, fit it and say so."""
+        workflow, replaced_content = self._unshown or (None, False)
+        if workflow is None or self.scene.workflow is not workflow or workflow is not self.document.workflow:
+            return  # a past run's workflow (the run views fit it), or a document already shown
+        self._unshown = None
         self.view.fit_to_view()
         gc.freeze()  # set aside what was built (see the invariants)
         if replaced_content:
             request_sweep()  # the replaced document's cycles were set aside too: collect them once idle
+        self.document_shown.emit(workflow)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         live = self.runs.live_runs()

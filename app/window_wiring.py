@@ -1,6 +1,7 @@
 """Connects a MainWindow's actions and panels to its controllers (one function, no state).
 
-Invariant: every action's `triggered` goes to exactly one controller method or view slot; panels'
+Invariant: every action's `triggered` goes to exactly one controller method or view slot (an action on
+the canvas waits while the canvas is being built: `_on_canvas`); panels'
 intents go to the EditorController; selection in the canvas drives the inspector; the problems
 model's validation results drive the canvas marks (one validation feeds the dock, the status bar
 and the canvas).
@@ -29,6 +30,12 @@ def _on(action: QAction, slot: object) -> None:
     action.triggered.connect(lambda _checked=False: slot())  # type: ignore[operator]
 
 
+def _on_canvas(window: MainWindow, action: QAction, slot: object) -> None:
+    """An action on the canvas: while a large workflow's items are still being built it waits, and runs
+    once they are all there (dropped if another workflow comes first)."""
+    action.triggered.connect(lambda _checked=False: window.scene.after_build(slot))  # type: ignore[arg-type]
+
+
 def wire_window(window: MainWindow) -> None:
     a, view, editor, files = window.actions_by_name, window.view, window.editor, window.files
     _on(a["new"], files.new)
@@ -37,23 +44,23 @@ def wire_window(window: MainWindow) -> None:
     _on(a["save_as"], files.save_as)
     _on(a["export_script"], lambda: export_script(window))
     _on(a["quit"], window.close)
-    _on(a["cut"], editor.clipboard.cut)
-    _on(a["copy"], editor.clipboard.copy)
-    _on(a["paste"], lambda: editor.clipboard.paste(_paste_position(window)))
-    _on(a["duplicate"], editor.clipboard.duplicate)
-    _on(a["delete"], editor.delete_selection)
-    _on(a["select_all"], lambda: view.select_nodes(list(window.document.workflow.nodes)))
+    _on_canvas(window, a["cut"], editor.clipboard.cut)
+    _on_canvas(window, a["copy"], editor.clipboard.copy)
+    _on_canvas(window, a["paste"], lambda: editor.clipboard.paste(_paste_position(window)))
+    _on_canvas(window, a["duplicate"], editor.clipboard.duplicate)
+    _on_canvas(window, a["delete"], editor.delete_selection)
+    _on_canvas(window, a["select_all"], lambda: view.select_nodes(list(window.document.workflow.nodes)))
     for how in ("left", "right", "top", "bottom", "hcenter", "vcenter", "hdistribute", "vdistribute"):
-        _on(a[f"align_{how}"], lambda how=how: editor.align(how))
-    _on(a["auto_layout"], lambda: editor.auto_layout(view.selected_node_ids()))
-    _on(a["group"], lambda: editor.group(view.selected_node_ids()))
-    _on(a["ungroup"], lambda: _ungroup_selection(window))
-    _on(a["add_comment"], lambda: editor.add_comment(view.mapToScene(view.viewport().rect().center())))
-    _on(a["zoom_in"], view.zoom_in)
-    _on(a["zoom_out"], view.zoom_out)
-    _on(a["zoom_reset"], view.zoom_reset)
-    _on(a["fit"], view.fit_to_view)
-    _on(a["search"], lambda: _open_search(window))
+        _on_canvas(window, a[f"align_{how}"], lambda how=how: editor.align(how))
+    _on_canvas(window, a["auto_layout"], lambda: editor.auto_layout(view.selected_node_ids()))
+    _on_canvas(window, a["group"], lambda: editor.group(view.selected_node_ids()))
+    _on_canvas(window, a["ungroup"], lambda: _ungroup_selection(window))
+    _on_canvas(window, a["add_comment"], lambda: editor.add_comment(view.mapToScene(view.viewport().rect().center())))
+    _on_canvas(window, a["zoom_in"], view.zoom_in)
+    _on_canvas(window, a["zoom_out"], view.zoom_out)
+    _on_canvas(window, a["zoom_reset"], view.zoom_reset)
+    _on_canvas(window, a["fit"], view.fit_to_view)
+    _on_canvas(window, a["search"], lambda: _open_search(window))
     a["dark_theme"].setChecked(settings_store.theme() == "dark")
     a["dark_theme"].toggled.connect(lambda dark: set_window_theme(window, "dark" if dark else "light"))
     for name, keys, tip in (("undo", "Ctrl+Z", "Undo the last edit (the menu names it)"),
@@ -68,6 +75,7 @@ def wire_window(window: MainWindow) -> None:
     window.problems.problems_counted.connect(window.update_counts)
     window.problems.model.problems_changed.connect(window.scene.marks.show)
     window.scene.marks.show(window.problems.model.problems)  # the result found before this connection
+    window.document_shown.connect(files.on_document_shown)
     window.inspector.param_change_requested.connect(editor.set_param)
     window.inspector.title_change_requested.connect(editor.set_title)
     window.inspector.settings_change_requested.connect(editor.set_settings)

@@ -6,7 +6,8 @@
   Reference counting still frees everything as usual; the cycle collector runs again when the block
   ends. Nesting is safe, across threads too (a file read on a worker while the GUI thread builds a
   scene): a count, not a stack — collection comes back on when the last block ends, if it was on
-  when the first began.
+  when the first began. `collection_paused()` says whether such a block is under way (a collector
+  of the process's own waits for its end too).
 - `older_objects_set_aside()`: while runs go on, the objects that existed before the first of them
   started (a GUI's widgets and documents, imported libraries, open stores) are left out of the
   collector's passes (`gc.freeze`); a full pass over them costs tens of milliseconds a time, which a
@@ -56,6 +57,11 @@ def gc_paused() -> Iterator[None]:
             _paused -= 1
             if _paused == 0 and _resume_collection:
                 gc.enable()
+
+
+def collection_paused() -> bool:
+    """True while a `gc_paused` block is under way (in any thread)."""
+    return _paused > 0
 
 
 @contextmanager

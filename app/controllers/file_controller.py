@@ -1,9 +1,10 @@
 """File commands of a window: new (blank or from an example), open, save, save as, recent files.
 
 Opening reads the file off the GUI thread (`BackgroundOpen`): `open_path` starts it and returns; the
-document is replaced when the whole workflow is built (`opened(path)`), or the file's problems are
-shown (`open_failed(path)`). Meanwhile the window paints and answers, and the status bar says
-"Opening …".
+document is replaced when the whole workflow is built, and the open is done (`opened(path)`) when
+the window says its canvas shows it whole (`on_document_shown`: a large canvas is built in slices),
+or the file's problems are shown (`open_failed(path)`). Meanwhile the window paints and answers, and
+the status bar says "Opening …".
 
 Invariants: every command that would drop unsaved changes asks first (`confirm_discard`: Save /
 Discard / Cancel; Cancel aborts) — and asks again when the document was edited while its
@@ -42,6 +43,7 @@ class FileController(QObject):
         self.reading.loaded.connect(self._on_loaded)
         self.reading.failed.connect(self._on_failed)
         self._edits_when_asked = 0  # the undo stack's index when the open was asked for
+        self._showing: tuple[str, Workflow] | None = None  # opened, the canvas not yet built
 
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded or unmodified)."""
@@ -56,6 +58,7 @@ class FileController(QObject):
         if not self.confirm_discard():
             return False
         self.reading.cancel()
+        self._showing = None
         self.document.replace(Workflow())
         return True
 
@@ -69,6 +72,7 @@ class FileController(QObject):
             dialogs.show_file_problems(self.window, exc)
             return False
         self.reading.cancel()
+        self._showing = None
         self.document.replace(workflow)
         return True
 
@@ -94,16 +98,23 @@ class FileController(QObject):
 
     @property
     def opening(self) -> bool:
-        """True while a file is being read for this document."""
-        return self.reading.pending
+        """True while a file is being read for this document, or its canvas built."""
+        return self.reading.pending or self._showing is not None
 
     def _on_loaded(self, path: str, workflow: Workflow) -> None:
         edited = self.document.undo_stack.index() != self._edits_when_asked
         if edited and not self.confirm_discard():  # edited while it was read: ask again
             self.status_message.emit(f"Did not open {path}")
             return
-        self.document.replace(workflow, path)
+        self._showing = (path, workflow)
         self._remember(path)
+        self.document.replace(workflow, path)  # the window builds its canvas: `on_document_shown` follows
+
+    def on_document_shown(self, workflow: Workflow) -> None:
+        """The window's canvas shows `workflow` whole: the open that brought it is done."""
+        if self._showing is None or self._showing[1] is not workflow:
+            return
+        path, self._showing = self._showing[0], None
         self.status_message.emit(f"Opened {path}")
         self.opened.emit(path)
 

@@ -146,7 +146,7 @@ class RunViews(QObject):
         wanted = version if version is not None else document
         if self.scene.workflow is not wanted:
             self.scene.set_workflow(wanted)
-            self.view.fit_to_view()
+            self.scene.after_build(self.view.fit_to_view)  # a large one is built in slices
         read_only = version is not None
         if read_only != self.read_only or read_only:
             self.read_only = read_only

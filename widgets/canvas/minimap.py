@@ -9,13 +9,15 @@ Invariants:
 - it draws nodes as flat boxes (`NodeItem.flat_color`: mark, run state or role colour), batched
   per colour, and edges as thin lines up to `MAX_EDGES` — straight from the scene's items, never
   rendering the scene itself;
+- while the scene builds another workflow in slices it shows nothing (the old picture goes at
+  `build_started`) and is drawn whole in the turn after the build ends (`workflow_replaced`);
 - clicking or dragging only calls `view.centerOn`.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from widgets.canvas.minimap_paint import MinimapPicture
@@ -42,7 +44,8 @@ class Minimap(QWidget):
         scene.contents_changed.connect(self._schedule_full)
         scene.nodes_changed.connect(self._schedule_nodes)
         scene.theme_changed.connect(self.redraw)
-        scene.workflow_replaced.connect(self.redraw)
+        scene.workflow_replaced.connect(self._redraw_soon)  # in a turn of its own: the open's end is long enough
+        scene.build_started.connect(self._forget)
         view.viewport_changed.connect(self.update)
 
     @property
@@ -57,12 +60,26 @@ class Minimap(QWidget):
         if not self._timer.isActive() or self._timer.remainingTime() > REDRAW_MS:
             self._timer.start(REDRAW_MS)
 
+    def _forget(self) -> None:
+        """Another workflow is being built: the old one's picture goes at once, the new one comes when it is built."""
+        self._timer.stop()
+        self._full, self._dirty = False, set()
+        self.picture.image = QImage()
+        self.update()
+
+    def _redraw_soon(self) -> None:
+        self._full = True
+        self._timer.start(0)
+
     def _schedule_nodes(self, node_ids: list[str]) -> None:
         self._dirty.update(node_ids)
         if not self._timer.isActive():
             self._timer.start(PARTIAL_MS)
 
     def _on_timer(self) -> None:
+        if self.view.canvas_scene().building:  # drawn whole once it is built (`workflow_replaced`)
+            self._dirty.clear()
+            return
         if self._full or self.picture.image.isNull():
             self.redraw()
         elif self._dirty:

@@ -46,7 +46,14 @@ _TITLE_FONT = QFont("DejaVu Sans", 9, QFont.Weight.Bold)
 _LABEL_FONT = QFont("DejaVu Sans", 8)
 _GLYPH_FONT = QFont("DejaVu Sans", 11)
 
+PORT_REACH = PORT_RADIUS + 2  # how far the item's rect reaches past the box's sides (the port discs)
 PortKey = tuple[str, bool]  # (port name, is_output)
+
+
+def box_size(node: Node) -> tuple[float, float]:
+    """Width and height of a node's box as drawn: `node_box`, the header only when collapsed."""
+    width, height = node_box(node)
+    return width, HEADER_HEIGHT if node.ui.collapsed else height
 
 
 class NodeItem(QGraphicsRectItem):
@@ -69,12 +76,10 @@ class NodeItem(QGraphicsRectItem):
     def refresh(self) -> None:
         """Re-read the node from the model (title, ports, params, ui) and redraw."""
         node = self.node
-        width, height = node_box(node)
+        width, height = box_size(node)
         self.collapsed = bool(node.ui.collapsed)
-        if self.collapsed:
-            height = HEADER_HEIGHT
         self._rect = QRectF(0, 0, width, height)
-        self.setRect(self._rect.adjusted(-PORT_RADIUS - 2, -2, PORT_RADIUS + 2, 2))
+        self.setRect(self._rect.adjusted(-PORT_REACH, -2, PORT_REACH, 2))
         self.inputs = node.input_ports()
         self.outputs = node.output_ports()
         self._ports = self._index_ports()

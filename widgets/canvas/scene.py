@@ -25,19 +25,24 @@ Invariants:
 - followers of the picture (the minimap) hear `nodes_changed(ids)` when nodes move or change
   (a drag: every step), gain or lose an edge, or get or lose a validation mark, and
   `contents_changed` for anything else; never `QGraphicsScene.changed`,
-  which also fires for every repaint of a pan or zoom.
+  which also fires for every repaint of a pan or zoom;
+- another workflow's items are built in slices between turns of the event loop (`SceneBuild`):
+  meanwhile `building` is True, `build_progressed(built, total)` follows each slice left unfinished,
+  the scene already follows the model's edits, and an item built in its turn gets the mark of the
+  last problems shown (a result may come before the item); `workflow_replaced` says the whole
+  workflow is built, and what must wait for it waits through `after_build` (the newest workflow
+  wins: a build under way is abandoned, with what waited for it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, QTimer, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
-from engine.gc_pause import gc_paused
 from engine.graph.model import Workflow
 from engine.memory_trim import release_free_memory
 from widgets.canvas.comment_item import CommentItem
@@ -49,6 +54,7 @@ from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
 from widgets.canvas.problem_marks import ProblemMarks
 from widgets.canvas.run_overlay import RunOverlay
+from widgets.canvas.scene_build import SceneBuild, content_around, expected_content
 from widgets.canvas.scene_motion import SceneMotionMixin
 from widgets.canvas.snapshot_cache import SnapshotCache
 from widgets.canvas.snapshot_prefetch import SnapshotPrefetch
@@ -68,7 +74,9 @@ RELEASE_AFTER_MS = 500  # after a new document's scene is built: its validation,
 
 class CanvasScene(SceneMotionMixin, QGraphicsScene):
     theme_changed = Signal()
-    workflow_replaced = Signal()
+    workflow_replaced = Signal()  # another workflow's items are all built
+    build_started = Signal()  # another workflow: the old items are gone, the new ones come
+    build_progressed = Signal(int, int)  # items built, items in all: a slice ended, the loop gets a turn
     contents_changed = Signal()  # nodes added or removed, many recoloured (followers redraw all)
     nodes_changed = Signal(list)  # these nodes moved or changed, or gained or lost an edge (followers redraw them)
 
@@ -91,6 +99,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._node_boxes: list[NodeBox] | None = None  # node_boxes, measured lazily
         self.signals: WorkflowSignals | None = None
         self.building = False
+        self._build: SceneBuild | None = None
         self.overview = OverviewPainter(self)
         self._release_later = QTimer(self)  # freed memory back to the system, a while after a document is replaced
         self._release_later.setSingleShot(True)
@@ -103,10 +112,14 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.run = RunOverlay(self)  # a run's state drawn over the items (additive, see run_overlay)
         self.workflow = workflow
         self.set_workflow(workflow)
+        self.finish_building()  # a scene made for a workflow shows it whole at once
 
     # -- document ----------------------------------------------------------------------------
     def set_workflow(self, workflow: Workflow) -> None:
-        """Show another workflow (new/open): drop every item and build from the model."""
+        """Show another workflow (new/open): drop every item and build the new ones from the model, in
+        slices between turns of the loop when it is large; `workflow_replaced` follows once it is built
+        whole (before this returns for a small one). A build under way is abandoned."""
+        old = self._build.abandon() if self._build is not None else []  # items it had not yet dropped
         self.paused.resume()
         if self.signals is not None:
             self.signals.detach()
@@ -114,9 +127,8 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.clearSelection()
         self.snapshots.clear()
         self._selected_edges.clear()
-        self.removeItem(self.run.layer)  # kept across documents: `clear()` would delete it
-        self.clear()
-        self.addItem(self.run.layer)
+        if self._build is not None:  # the items shown so far go, in slices too (the run layer stays)
+            old += [self.edge_layer, *self.comment_items.values(), *self.node_items.values(), *self.edge_items.values()]
         self.node_items.clear()
         self.edge_items.clear()
         self.comment_items.clear()
@@ -125,26 +137,51 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.addItem(self.edge_layer)
         self.workflow = workflow
         self.building = True
-        with gc_paused():  # thousands of items at once: no collector passes over everything meanwhile
-            for node_id in workflow.nodes:
-                self._on_node_added(node_id)
-            for edge_id in workflow.edges:
-                self._on_edge_added(edge_id)
-            self._on_ui_changed("comments")
-        self.building = False
-        self.setSceneRect(self.content_rect().adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN))
-        self.overview.invalidate()
-        signals = WorkflowSignals(workflow, self)
-        signals.node_added.connect(self._on_node_added)
+        self._forget_geometry()
+        signals = WorkflowSignals(workflow, self)  # edits made during the build are shown too
+        signals.node_added.connect(self.build_node)
         signals.node_removed.connect(self._on_node_removed)
         signals.node_changed.connect(self._on_node_changed)
         signals.node_moved.connect(self._on_node_moved)
-        signals.edge_added.connect(self._on_edge_added)
+        signals.edge_added.connect(self.build_edge)
         signals.edge_removed.connect(self._on_edge_removed)
         signals.ui_changed.connect(self._on_ui_changed)
         self.signals = signals
+        self._on_ui_changed("comments")
+        self.build_started.emit()
+        self._build = SceneBuild(self, workflow, old)
+        self._build.start()
+
+    def make_room(self) -> None:
+        """The build's step before its first item (the old items gone): the scene rectangle the workflow will
+        need, from the model, so the index takes each slice's items as they come."""
+        comments = [item.sceneBoundingRect() for item in self.comment_items.values()]
+        self._set_rect_around(expected_content(self.workflow, comments))
+
+    def end_build(self) -> None:
+        """The build's last step (`SceneBuild`): the scene shows the whole workflow."""
+        self.building = False
+        self._set_rect_around(self.content_rect())
+        self.overview.invalidate()
         self._release_later.start()  # once the open's aftermath is done, what the old document held goes back
         self.workflow_replaced.emit()
+
+    def after_build(self, callback: Callable[[], None]) -> None:
+        """Run `callback` now, or once the build under way is done (dropped if another workflow comes first)."""
+        if self._build is not None and not self._build.ended:
+            self._build.after(callback)
+        else:
+            callback()
+
+    def finish_building(self) -> None:
+        """Build what is left of the workflow now, in one piece."""
+        if self._build is not None:
+            self._build.finish_now()
+
+    def _set_rect_around(self, content: QRectF) -> None:
+        rect = content.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)
+        if rect != self.sceneRect():  # a new rectangle rebuilds the index whole
+            self.setSceneRect(rect)
 
     def set_dark(self, dark: bool) -> None:
         self.theme = theme_for(dark)
@@ -176,18 +213,13 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._node_boxes = None
 
     def _measure_content(self) -> QRectF:
-        rects = [item.sceneBoundingRect() for item in self.comment_items.values()]
+        comments = [item.sceneBoundingRect() for item in self.comment_items.values()]
         boxes = self.node_boxes()
-        if boxes:
-            left, top = min(box[0] for box in boxes), min(box[1] for box in boxes)
-            right, bottom = max(box[2] for box in boxes), max(box[3] for box in boxes)
-            rects.append(QRectF(left, top, right - left, bottom - top).adjusted(-40, -40, 40, 60))  # loop-backs
-        if not rects:
-            return QRectF(-400, -300, 800, 600)
-        united = rects[0]
-        for rect in rects[1:]:
-            united = united.united(rect)
-        return united
+        if not boxes:
+            return content_around(comments, None)
+        left, top = min(box[0] for box in boxes), min(box[1] for box in boxes)
+        right, bottom = max(box[2] for box in boxes), max(box[3] for box in boxes)
+        return content_around(comments, QRectF(left, top, right - left, bottom - top))
 
     def edges_of(self, node_id: str) -> set[EdgeItem]:
         return self._edges_of.get(node_id, set())
@@ -233,11 +265,15 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._selected_edges = selected
 
     # -- model → items -----------------------------------------------------------------------
-    def _on_node_added(self, node_id: str) -> None:
+    def build_node(self, node_id: str) -> None:
+        """Make the item of this node (added, or its turn in the build) unless it exists or the node is gone."""
         node = self.workflow.nodes.get(node_id)
         if node is None or node_id in self.node_items:
             return
         item = NodeItem(node)
+        mark = self.marks.nodes.get(node_id) if self.building else None  # the new workflow's, shown before its turn
+        if mark is not None:
+            item.set_mark(mark)
         self._forget_geometry()
         self.overview.adopt(item)
         self.node_items[node_id] = item
@@ -277,7 +313,8 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.update_edges([node_id])
         self.grow_to(item.sceneBoundingRect())
 
-    def _on_edge_added(self, edge_id: str) -> None:
+    def build_edge(self, edge_id: str) -> None:
+        """Make the item of this edge unless it exists, the edge is gone or one of its nodes has no item yet."""
         edge = self.workflow.edges.get(edge_id)
         if edge is None or edge_id in self.edge_items:
             return
@@ -285,6 +322,9 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         if source is None or target is None:
             return
         item = EdgeItem(edge, source, target)
+        mark = self.marks.edges.get(edge_id) if self.building else None
+        if mark is not None:
+            item.set_mark(mark)
         self.edge_items[edge_id] = item
         self._edges_of.setdefault(edge.source, set()).add(item)
         self._edges_of.setdefault(edge.target, set()).add(item)

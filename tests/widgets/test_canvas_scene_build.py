@@ -1,0 +1,169 @@
+"""A large workflow's canvas is built in slices between turns of the event loop: the loop runs meanwhile,
+edits made meanwhile are shown, the newest workflow wins, the canvas is covered (clicks and wheel turns
+dropped, keys held until it is built), and a small workflow is still built at once."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+import widgets.canvas.scene_build as scene_build
+from engine.gc_pause import collection_paused
+from engine.graph.generate import generate_workflow
+from engine.graph.model import Edge, Node, NodeUi, Workflow
+from widgets.canvas import CanvasScene, CanvasView
+from widgets.canvas.build_cover import BuildCover
+
+
+@pytest.fixture(autouse=True)
+def thin_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slices of ~0.3 ms: a few hundred nodes take dozens of turns of the loop."""
+    monkeypatch.setattr(scene_build, "SLICE_MS", 0.3)
+
+
+def _canvas(qtbot: QtBot) -> tuple[CanvasScene, CanvasView, BuildCover]:
+    scene = CanvasScene(Workflow())
+    view = CanvasView(scene)
+    scene.setParent(view)
+    cover = BuildCover(view)
+    view.resize(800, 600)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return scene, view, cover
+
+
+def _built(qtbot: QtBot, scene: CanvasScene) -> None:
+    qtbot.waitUntil(lambda: not scene.building, timeout=10_000)
+
+
+def _matches(scene: CanvasScene, wf: Workflow) -> bool:
+    positions = {i: (item.x(), item.y()) for i, item in scene.node_items.items()}
+    return (positions == {n.id: (n.ui.x, n.ui.y) for n in wf.nodes.values()}
+            and set(scene.edge_items) == set(wf.edges))
+
+
+def test_a_large_workflow_is_built_over_many_turns_of_the_loop(qtbot: QtBot) -> None:
+    scene, view, cover = _canvas(qtbot)
+    wf = generate_workflow(300, seed=3)
+    progress: list[tuple[int, int]] = []
+    scene.build_progressed.connect(lambda built, total: progress.append((built, total)))
+    ticks: list[int] = []
+    timer = QTimer(view)
+    timer.timeout.connect(lambda: ticks.append(len(scene.node_items)))
+    timer.start(0)
+    scene.set_workflow(wf)
+    assert scene.building and len(scene.node_items) < len(wf.nodes)  # returned before the items were built
+    with qtbot.waitSignal(scene.workflow_replaced, timeout=10_000):
+        pass
+    timer.stop()
+    assert _matches(scene, wf)
+    assert len(set(ticks)) > 5  # the loop ran between slices, and saw the canvas grow
+    assert len(progress) > 5 and progress[0][0] == 0 and progress[-1][0] == progress[-1][1]
+    assert not collection_paused() and cover.isHidden()
+
+
+def test_a_small_workflow_is_built_at_once(qtbot: QtBot) -> None:
+    scene, _view, cover = _canvas(qtbot)
+    wf = generate_workflow(20, seed=1)
+    replaced: list[int] = []
+    scene.workflow_replaced.connect(lambda: replaced.append(1))
+    scene.set_workflow(wf)
+    assert not scene.building and replaced == [1] and _matches(scene, wf)
+    assert cover.isHidden()
+
+
+def test_edits_made_during_the_build_are_shown(qtbot: QtBot) -> None:
+    scene, _view, _cover = _canvas(qtbot)
+    wf = generate_workflow(300, seed=4)
+    ids = list(wf.nodes)
+    scene.set_workflow(wf)
+    qtbot.waitUntil(lambda: 20 < len(scene.node_items) < len(ids) - 20, timeout=10_000)
+    built = next(i for i in ids if i in scene.node_items)
+    waiting = next(i for i in reversed(ids) if i not in scene.node_items and i != ids[0])
+    wf.move_node(built, 4321.0, 1234.0)  # already built: moved now
+    wf.move_node(waiting, -900.0, -700.0)  # not built yet: built where it is now
+    for edge_id in [e.id for e in wf.edges.values() if ids[0] in (e.source, e.target)]:
+        wf.remove_edge(edge_id)
+    wf.remove_node(ids[0])  # built, then removed
+    wf.add_node(Node("added", "executor", "Added", {}, NodeUi(50.0, 60.0)))
+    wf.add_edge(Edge("added-edge", ids[1], "value", "added", "task")
+                if wf.nodes[ids[1]].role == "input" else Edge("added-edge", "added", "result", waiting, "context"))
+    assert scene.building
+    _built(qtbot, scene)
+    assert _matches(scene, wf) and "added-edge" in scene.edge_items and ids[0] not in scene.node_items
+    assert scene.sceneRect().contains(scene.node_items[waiting].sceneBoundingRect())
+    wf.move_node("added", 90.0, 90.0)  # and the scene still follows the model afterwards
+    assert scene.node_items["added"].pos() == QPointF(90.0, 90.0)
+
+
+def test_the_newest_workflow_wins_and_the_old_items_go(qtbot: QtBot) -> None:
+    scene, _view, _cover = _canvas(qtbot)
+    first, second, third = (generate_workflow(300, seed=s) for s in (5, 6, 7))
+    scene.set_workflow(first)
+    _built(qtbot, scene)
+    old = next(iter(scene.node_items.values()))
+    scene.set_workflow(second)
+    qtbot.waitUntil(lambda: len(scene.node_items) > 10, timeout=10_000)
+    waited: list[str] = []
+    scene.after_build(lambda: waited.append("second"))
+    scene.set_workflow(third)  # the second's build is abandoned, and what waited for it
+    scene.after_build(lambda: waited.append("third"))
+    _built(qtbot, scene)
+    QApplication.processEvents()
+    assert scene.workflow is third and _matches(scene, third) and waited == ["third"]
+    assert not shiboken6.isValid(old)  # the first workflow's items were deleted
+    layers = 2  # the edge layer and the run layer
+    assert len(scene.items()) == len(third.nodes) + len(third.edges) + len(scene.comment_items) + layers
+    assert not collection_paused()
+
+
+def test_a_scene_deleted_during_its_build_lets_the_collector_go(qtbot: QtBot) -> None:
+    scene, view, _cover = _canvas(qtbot)
+    scene.set_workflow(generate_workflow(300, seed=8))
+    qtbot.waitUntil(lambda: len(scene.node_items) > 10, timeout=10_000)
+    assert collection_paused()
+    shiboken6.delete(view)  # the window closed: the scene goes with its view
+    qtbot.waitUntil(lambda: not collection_paused(), timeout=5000)
+    gc.collect()
+
+
+def test_the_canvas_is_covered_clicks_and_wheel_are_dropped_keys_wait(qtbot: QtBot) -> None:
+    scene, view, cover = _canvas(qtbot)
+    wf = generate_workflow(300, seed=9)
+    scene.set_workflow(wf)
+    qtbot.waitUntil(lambda: len(scene.node_items) > 10, timeout=10_000)
+    assert cover.covering and cover.geometry() == view.viewport().geometry()
+    zoom = view.zoom()
+    centre = view.viewport().rect().center()
+    qtbot.mouseClick(cover, Qt.MouseButton.LeftButton, pos=centre)
+    wheel = QWheelEvent(QPointF(centre), QPointF(cover.mapToGlobal(centre)), QPoint(), QPoint(0, 480),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(cover, wheel)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_F)  # fit: held until the whole workflow is there
+    assert view.zoom() == zoom and not scene.selectedItems() and len(cover.held) == 2
+    _built(qtbot, scene)
+    assert cover.isHidden() and not cover.held
+    fitted = view.zoom()
+    view.fit_to_view()
+    assert fitted == pytest.approx(view.zoom()) and fitted != pytest.approx(zoom)  # the held F fitted the whole
+
+
+def test_keys_held_for_an_abandoned_build_are_dropped(qtbot: QtBot) -> None:
+    scene, view, cover = _canvas(qtbot)
+    scene.set_workflow(generate_workflow(300, seed=10))
+    qtbot.waitUntil(lambda: cover.covering, timeout=10_000)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_F)
+    zoom = view.zoom()
+    small = generate_workflow(10, seed=11)
+    scene.set_workflow(small)  # built at once: what was held for the other one is not given
+    QApplication.processEvents()
+    assert not scene.building and cover.isHidden() and view.zoom() == zoom
