@@ -10,7 +10,6 @@ no such call.
 
 from __future__ import annotations
 
-import ctypes
 import sys
 from collections.abc import Callable
 
@@ -24,6 +23,8 @@ def release_free_memory() -> bool:
     if not _looked_up:
         _looked_up = True
         if sys.platform.startswith("linux"):
+            import ctypes  # when first asked, not at start-up
+
             try:
                 _trim = ctypes.CDLL(None).malloc_trim
             except (OSError, AttributeError):  # not glibc
