@@ -4,7 +4,9 @@ Every view (canvas, inspector, problems panel) listens to the model through one 
 copies model fields by hand.
 
 Invariants: each `WorkflowChange` is re-emitted exactly once as `changed(change)` and once as its
-specific signal, synchronously and in order; after `detach()` nothing more is emitted.
+specific signal, synchronously and in order; after `detach()` nothing more is emitted and the bridge
+holds nothing of the workflow (a replaced bridge waits for `deleteLater`; the document it followed must
+not wait with it).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ class WorkflowSignals(QObject):
 
     def __init__(self, workflow: Workflow, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.workflow = workflow
         self._unsubscribe: Callable[[], None] | None = workflow.subscribe(self._on_change)
 
     def detach(self) -> None:

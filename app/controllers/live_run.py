@@ -12,6 +12,7 @@ projection, never kept beside it.
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -44,7 +45,9 @@ class LiveRun:
     projection: RunProjection
     source: RunSource | None = None
     workflow: Workflow | None = None  # the version a stored run ran with (read-only on the canvas)
-    document_workflow: Workflow | None = None  # the document's workflow when a live run started
+    # the document's workflow when a live run started, held weakly: a run left in the picker must not keep
+    # a document that File ▸ Open or New replaced alive (only its identity is asked: "the canvas changed")
+    document_workflow: weakref.ref[Workflow] | None = None
     document_index: int = 0  # the document's undo index then: edits since are "the canvas changed"
     started_at: float = field(default_factory=time.monotonic)
     ended_at: float | None = None

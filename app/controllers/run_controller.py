@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,7 +143,7 @@ class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsM
         """Follow a started run (or any `RunSource`): fold its stream, list it, select it. `workflow`: the
         version the canvas shows it on, read-only, when it is not the document's (a re-run's recorded one)."""
         live = LiveRun(source.run_id, name, RunProjection(), source=source, workflow=workflow,
-                       document_workflow=self.document.workflow,
+                       document_workflow=weakref.ref(self.document.workflow),
                        document_index=self.document.undo_stack.index() if document_index is None else document_index)
         self.runs[live.run_id] = live
         live.task = asyncio.ensure_future(self._follow(live))
@@ -259,8 +260,8 @@ class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsM
         live = self.selected
         if live is None or live.read_only:
             return False
-        return (self.document.workflow is not live.document_workflow
-                or self.document.undo_stack.index() != live.document_index)
+        started_on = live.document_workflow() if live.document_workflow is not None else None
+        return started_on is not self.document.workflow or self.document.undo_stack.index() != live.document_index
 
     def _report_missing_keys(self, lines: list[str], _recheck: Callable[[], list[str]],
                              _start_again: Callable[[], object]) -> None:

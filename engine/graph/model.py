@@ -120,6 +120,9 @@ class Workflow:
 
     # -- observation -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(change)` after each change; returns the function that stops it. That function
+        holds the listener and this workflow: a holder that keeps it after calling it (its own bound
+        method inside) is a cycle only the cycle collector frees — drop it once called."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 

@@ -16,6 +16,7 @@ Edges and contracts are frozen and shared. Node positions (`ui`) are shared: val
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from engine.graph.model import Node, Workflow, WorkflowChange
 
@@ -28,11 +29,13 @@ class ValidationSnapshots:
     def __init__(self, wf: Workflow) -> None:
         self.workflow = wf
         self._nodes = {node_id: _node_copy(n) for node_id, n in wf.nodes.items()}
-        self._unsubscribe = wf.subscribe(self._on_change)
+        self._unsubscribe: Callable[[], None] | None = wf.subscribe(self._on_change)
 
     def detach(self) -> None:
         """Stop following the workflow (idempotent); `take` must not be called afterwards."""
-        self._unsubscribe()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None  # it holds `_on_change`, so `self`: kept, a cycle only the collector frees
 
     def _on_change(self, change: WorkflowChange) -> None:
         node_id = change.node_id

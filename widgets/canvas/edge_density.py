@@ -128,6 +128,7 @@ class EdgeDensity:
         self._pending.discard(key)
         if built is not None:
             self._keep(key, built)
+            release_free_memory()  # the older images it dropped (a replaced graph's, MBs each), freed after the worker's trim
             if self.on_ready is not None:
                 self.on_ready()
 
