@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.widgets.canvas_render import large_canvas, render
 from widgets.canvas import CanvasScene, CanvasView, Minimap
+from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import FAR_ZOOM
 from widgets.canvas.scene import BSP_DEPTH
 
@@ -118,3 +119,25 @@ def test_a_slow_frame_does_not_end_a_zoom_gesture(big, qtbot):
 def test_the_scene_index_has_a_deliberate_depth(big):
     _, scene, _ = big
     assert scene.bspTreeDepth() == BSP_DEPTH
+
+
+def test_a_selection_or_a_drag_starting_at_fit_measures_only_the_changed_boxes_again(big, monkeypatch):
+    _, scene, view = big
+    render(view)
+    measured: list[object] = []
+    original = NodeItem.flat_color
+    monkeypatch.setattr(NodeItem, "flat_color", lambda item, theme: measured.append(item) or original(item, theme))
+    first, second = list(scene.node_items.values())[:2]
+    first.setSelected(True)
+    render(view)
+    assert measured == []  # a selected node's box takes the selection colour: nothing else is measured
+    second.setSelected(True)
+    first.setSelected(False)
+    render(view)
+    assert measured == [first]
+    measured.clear()
+    scene.set_fast_mode(True)  # a drag starts: the selected node is drawn live, the others keep their boxes
+    render(view)
+    scene.set_fast_mode(False)
+    render(view)
+    assert measured == []

@@ -190,7 +190,7 @@ class OverviewPainter:
             entries.clear()
             stale = set(scene.node_items.values())
         for item in stale:
-            if item.scene() is scene:
+            if shiboken6.isValid(item) and item.scene() is scene:  # a removed item may be gone already
                 key = selection if item.isSelected() else item.flat_color(theme).name()
                 entries[item] = (key, item.body_rect().translated(item.pos()))
         self._stale_nodes = set()

@@ -105,9 +105,9 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._release_later.setSingleShot(True)
         self._release_later.setInterval(RELEASE_AFTER_MS)
         self._release_later.timeout.connect(release_free_memory)
-        self.selectionChanged.connect(self.overview.invalidate_boxes)
         self.selectionChanged.connect(self._on_selection_changed)
         self._selected_edges: set[EdgeItem] = set()
+        self._selected_nodes: set[NodeItem] = set()
         self.marks = ProblemMarks(self)  # validation marks on nodes and edges
         self.run = RunOverlay(self)  # a run's state drawn over the items (additive, see run_overlay)
         self.workflow = workflow
@@ -127,6 +127,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.clearSelection()
         self.snapshots.clear()
         self._selected_edges.clear()
+        self._selected_nodes.clear()
         if self._build is not None:  # the items shown so far go, in slices too (the run layer stays)
             old += [self.edge_layer, *self.comment_items.values(), *self.node_items.values(), *self.edge_items.values()]
         self.node_items.clear()
@@ -258,11 +259,16 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self.update(rect)
 
     def _on_selection_changed(self) -> None:
-        """Repaint the edges whose selection changed (edge items do not repaint themselves)."""
-        selected = {item for item in self.selectedItems() if type(item) is EdgeItem}
+        """Repaint the edges whose selection changed (edge items do not repaint themselves); only the
+        overview boxes of nodes whose selection changed are measured again (all 5,000 cost ~12 ms)."""
+        chosen = self.selectedItems()
+        selected = {item for item in chosen if type(item) is EdgeItem}
         for edge in selected ^ self._selected_edges:
             edge.repaint()
         self._selected_edges = selected
+        nodes = {item for item in chosen if type(item) is NodeItem}
+        self.overview.invalidate_boxes(nodes ^ self._selected_nodes)
+        self._selected_nodes = nodes
 
     # -- model → items -----------------------------------------------------------------------
     def build_node(self, node_id: str) -> None:

@@ -28,7 +28,7 @@ class SceneMotionMixin:
         """Straight edges and no antialiasing while something is dragged."""
         if fast != self.fast_mode:
             self.fast_mode = fast
-            self.overview.invalidate_boxes()  # the dragged nodes are drawn live, or back in the batch
+            self.overview.invalidate_boxes(())  # the dragged nodes are drawn live, or back in the batch
             self.follow_gesture()
             self.update()
 
