@@ -86,7 +86,6 @@ class EdgeDensity:
             built = self._closest(key)
             if built is None and build_now:  # nothing to show yet: build this one now
                 built = _rasterise(lines, 2.0 ** key[1], color, self.faintest)
-                release_free_memory()
                 self._keep(key, built)
             else:
                 self._submit(key, lines, color)
@@ -128,7 +127,6 @@ class EdgeDensity:
         self._pending.discard(key)
         if built is not None:
             self._keep(key, built)
-            release_free_memory()  # the older images it dropped (a replaced graph's, MBs each), freed after the worker's trim
             if self.on_ready is not None:
                 self.on_ready()
 
@@ -140,13 +138,15 @@ class EdgeDensity:
         for old in stale:  # the current generation has an image: older ones are no longer needed
             del self._images[old]
         self._images[key] = built
+        # the build's temporaries (tens of MB, in whichever thread's heap built it) and the images just
+        # dropped (a replaced graph's, MBs each) go back to the system instead of staying resident
+        release_free_memory()
 
 
 def _build_async(owner: weakref.ref[EdgeDensity], bridge: _Bridge, key: tuple[int, int, int],
                  lines: list[QLineF], color: QColor, faintest: int) -> None:
     """On the worker: build the image, then hand it to its owner on the GUI thread (if still alive)."""
     built = _rasterise(lines, 2.0 ** key[1], color, faintest)
-    release_free_memory()  # the build's temporaries (tens of MB) go back to the system, not stay in this heap
 
     def deliver() -> None:
         density = owner()

@@ -104,9 +104,7 @@ class ItemPause:
         """The unselected node items meeting scene `area`, which a picture draws (none when not paused)."""
         if not self.active:
             return iter(())
-        left, top, right, bottom = area.getCoords()
-        return (item for x1, y1, x2, y2, item in self.scene.node_boxes()
-                if x1 <= right and x2 >= left and y1 <= bottom and y2 >= top and not item.isSelected())
+        return (item for item in self.scene.nodes_meeting(area) if not item.isSelected())
 
 
 _LIVE: weakref.WeakSet[ItemPause] = weakref.WeakSet()

@@ -36,7 +36,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, QTimer, Signal
@@ -207,6 +207,12 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         if self._node_boxes is None:
             self._node_boxes = [(*item.sceneBoundingRect().getCoords(), item) for item in self.node_items.values()]
         return self._node_boxes
+
+    def nodes_meeting(self, area: QRectF) -> Iterator[NodeItem]:
+        """The node items whose scene bounds meet `area` (edges touching count), from `node_boxes`."""
+        left, top, right, bottom = area.getCoords()
+        return (item for x1, y1, x2, y2, item in self.node_boxes()
+                if x1 <= right and x2 >= left and y1 <= bottom and y2 >= top)
 
     def _forget_geometry(self) -> None:
         """Nodes or comments moved, came, went or changed size: measure again when next asked."""

@@ -53,11 +53,9 @@ class SnapshotPrefetch:
             return
         kinds = {z >= LOD_LABELS: z for z in zooms}  # one zoom per kind of snapshot
         dx, dy = view_area.width() * (NOTCH - 1) / 2, view_area.height() * (NOTCH - 1) / 2
-        left, top, right, bottom = view_area.adjusted(-dx, -dy, dx, dy).getCoords()
         theme = self.scene.theme
-        self._todo = [(item, z) for x1, y1, x2, y2, item in self.scene.node_boxes()
-                      if x1 <= right and x2 >= left and y1 <= bottom and y2 >= top and not item.isSelected()
-                      for z in kinds.values() if not item.has_snapshot(theme, z)]
+        self._todo = [(item, z) for item in self.scene.nodes_meeting(view_area.adjusted(-dx, -dy, dx, dy))
+                      if not item.isSelected() for z in kinds.values() if not item.has_snapshot(theme, z)]
 
     def after_frame(self) -> None:
         """The view painted a frame: paint the listed snapshots in the gaps that follow."""
