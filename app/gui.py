@@ -1,8 +1,8 @@
 """`launch()`: start the GUI — QApplication, the one qasync loop, the main window — and run it.
 
-Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown): once the
-window shows, what runs need (tokenizer tables, litellm if a model needs it) loads in a worker thread
-(`app.preload`); runs still live when the application quits are cancelled and recorded; a file
+Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown); what runs
+need (the engine, tokenizer tables, litellm if a model needs it) loads in a worker thread when a person
+reaches for Run (`app.preload`), not when the window shows or a file opens; runs still live when the application quits are cancelled and recorded; a file
 given is read off the GUI thread while the window shows (`FileController.open_path`), and one that
 cannot be opened is reported in a dialog while the window stays on a blank workflow; the theme is
 applied once, before any widget is built; with `TRIADIC_QUIT_AFTER_SHOW=1` the window prints
@@ -27,7 +27,6 @@ from app.document import Document
 from app.event_loop import create_event_loop, run_until_quit
 from app.gui_collector import GuiThreadCollector
 from app.main_window import MainWindow
-from app.preload import preload_for
 from app.serial_painting import paint_on_the_gui_thread
 from app.themes import apply_theme
 from app.window_wiring import show_theme
@@ -84,11 +83,7 @@ def launch(path: str | None, *, db: str | None = None) -> int:
     app.aboutToQuit.connect(collector.stop)
     loop = create_event_loop(app)
     window = open_window(path, db=db)
-    def preload(workflow: Workflow) -> None:
-        window.runs.preloading = preload_for(workflow)
-
-    QTimer.singleShot(0, lambda: (window.runs.warm_up(), preload(window.document.workflow)))  # once painted
-    window.document.workflow_replaced.connect(preload)
+    QTimer.singleShot(0, window.runs.warm_up)  # once painted: the store opens off the GUI loop
     if os.environ.get(QUIT_AFTER_SHOW) == "1":
         def report_and_quit() -> None:
             shown = {"window_shown_s": round(time.time() - _started_at(), 4),

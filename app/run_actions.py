@@ -1,6 +1,9 @@
 """Wiring of the run actions (Run F5, Stop, Pause, Step, breakpoints F9, past runs) to the `RunController`,
 and of the controller's news to the window: toolbar, status bar, dialogs, read-only canvas.
 
+The Run action hovered, the Run menu opened and the inputs dialog start loading what a run needs
+(`RunWarmup`, app.preload), so a run pressed a moment later does not wait for it.
+
 Invariants: every dialog here is opened with `open()` (never `exec()`: the engine runs on the same
 loop); the actions' enabled state follows the selected run after every controller change
 (`refresh_run_actions`); while a stored run is shown read-only, the edit actions are disabled and the
@@ -28,6 +31,9 @@ EDIT_ACTIONS = ("cut", "paste", "duplicate", "delete", "group", "ungroup", "auto
 def wire_run_actions(window: MainWindow) -> None:
     a, runs = window.actions_by_name, window.runs
     a["run"].triggered.connect(lambda _=False: request_run(window))
+    # a person reaching for Run: what a run needs starts loading off the GUI loop (app.preload)
+    a["run"].hovered.connect(lambda: runs.warmup.start(window.document.workflow))
+    window.menus["run"].aboutToShow.connect(lambda: runs.warmup.start(window.document.workflow))
     a["stop"].triggered.connect(lambda _=False: runs.stop())
     a["pause"].triggered.connect(lambda _=False: runs.toggle_pause())
     a["step"].triggered.connect(lambda _=False: runs.step())
@@ -62,6 +68,7 @@ def request_run(window: MainWindow) -> None:
     if not needs_asking(workflow):
         runs.start({}, {})
         return
+    runs.warmup.start(workflow)  # loads while the person answers
     key = window.document.path or workflow.name or ""
     dialog = InputsDialog(workflow, window.remembered_inputs.get(key), window)
     dialog.run_requested.connect(lambda inputs, overrides: runs.start(inputs, overrides))

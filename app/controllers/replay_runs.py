@@ -25,6 +25,7 @@ from engine.graph.convert import workflow_to_dict
 
 if TYPE_CHECKING:
     from app.controllers.live_run import LiveRun
+    from app.preload import RunWarmup
     from engine.replay import ReplaySetup, RunChanges
     from engine.store.store import TraceStore
 
@@ -38,6 +39,7 @@ def _proceed(_run_id: str, _changes: RunChanges, start: Callable[[], object]) ->
 
 class ReplayRunsMixin:
     document: Any
+    warmup: RunWarmup
     status_message: Any  # the controller's signals
     error_reported: Any
     run_started: Any
@@ -53,6 +55,7 @@ class ReplayRunsMixin:
         return asyncio.ensure_future(self._rerun(run_id))
 
     async def _rerun(self, run_id: str) -> str | None:
+        await self.warmup.ready(self.document.workflow)  # off the GUI loop, as for a run (app.preload)
         store = await self.store()
         if store is None:
             return None
@@ -111,6 +114,7 @@ class ForkRunsMixin:
     """`fork_stored(run_id, at, ...)`: fork a stored run at "NODE#N" with edits, started in the window."""
 
     document: Any
+    warmup: RunWarmup
     error_reported: Any
     run_started: Any
     status_message: Any
@@ -130,6 +134,7 @@ class ForkRunsMixin:
                     params: dict[str, str]) -> str | None:
         from engine.replay import ForkError
 
+        await self.warmup.ready(self.document.workflow)  # off the GUI loop, as for a run (app.preload)
         store = await self.store()
         if store is None:
             return None

@@ -39,6 +39,7 @@ from app.controllers.replay_runs import ForkRunsMixin, ReplayRunsMixin, divergen
 from app.controllers.run_control import RunControlMixin
 from app.controllers.run_views import RunViews
 from app.controllers.stored_runs import StoredRunsMixin
+from app.preload import RunWarmup
 from engine.graph.convert import workflow_to_dict
 from engine.projection import RunProjection
 
@@ -78,7 +79,7 @@ class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsM
         self.missing_keys_handler: MissingKeysHandler = self._report_missing_keys
         self._store: TraceStore | None = None
         self._opening: asyncio.Future[TraceStore] | None = None
-        self.preloading: asyncio.Future[Any] | None = None  # `app.preload` work a run should wait for
+        self.warmup = RunWarmup()  # what runs need, loaded off the GUI loop when a person reaches for Run
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.setInterval(FLUSH_MS)
@@ -108,10 +109,9 @@ class RunController(RunControlMixin, StoredRunsMixin, ReplayRunsMixin, ForkRunsM
         self._starting += 1
         self.status_message.emit(f"Starting {workflow.name or 'the workflow'}…")
         try:
-            if self.preloading is not None and not self.preloading.done():
-                # what a run needs is still loading in the background: wait for it there, rather than
-                # load it a second time on the GUI loop (a tokenizer table holds it ~0.3 s)
-                await asyncio.wait([self.preloading])
+            # what a run needs loads in the background (if Run's hover has not started it already):
+            # wait for it there, rather than load it on the GUI loop (a tokenizer table holds it ~0.3 s)
+            await self.warmup.ready(workflow)
             from engine.runtime.launch import start_run  # loaded by then (app.preload), not at start-up
             from engine.runtime.plan import CompileError
 

@@ -29,3 +29,18 @@ def test_freed_small_objects_are_given_back():
     assert grown - before > 40
     assert after < grown - 30  # most of it is back with the system, though survivors sit among it
     assert len(keep) == 100
+
+
+def test_source_lines_kept_for_tracebacks_are_dropped_on_the_main_thread_only():
+    import linecache
+    import threading
+
+    linecache.getlines(__file__)
+    assert __file__ in linecache.cache
+    worker = threading.Thread(target=release_free_memory)
+    worker.start()
+    worker.join()
+    assert __file__ in linecache.cache  # a worker may be formatting a traceback: left alone
+    release_free_memory()
+    assert __file__ not in linecache.cache
+    assert "release_free_memory" in "".join(linecache.getlines(__file__))  # read again when asked

@@ -57,6 +57,28 @@ def box_size(node: Node) -> tuple[float, float]:
 
 
 class NodeItem(QGraphicsRectItem):
+    # attributes in slots, not a per-item dict (less memory a node; see EdgeItem)
+    __slots__ = (
+        "_header",
+        "_outline",
+        "_ports",
+        "_rect",
+        "_snap_key",
+        "_snaps",
+        "badge",
+        "collapsed",
+        "custom_color",
+        "highlighted",
+        "inputs",
+        "mark",
+        "node",
+        "node_id",
+        "outputs",
+        "run_color",
+        "run_note",
+        "title",
+    )
+
     def __init__(self, node: Node) -> None:
         super().__init__()
         self.node = node
