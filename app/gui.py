@@ -31,6 +31,7 @@ from app.serial_painting import paint_on_the_gui_thread
 from app.themes import apply_theme
 from app.window_wiring import show_theme
 from engine.graph.model import Workflow
+from engine.memory_trim import share_heaps
 
 QUIT_AFTER_SHOW = "TRIADIC_QUIT_AFTER_SHOW"
 # What the first frame does not need, loaded later or on first use: the model gateway, the store, the
@@ -48,6 +49,7 @@ def application() -> QApplication:
     if isinstance(app, QApplication):
         return app
     paint_on_the_gui_thread()
+    share_heaps()  # before Qt or the window start a thread: fewer heaps keep freed memory (engine.memory_trim)
     app = QApplication(sys.argv[:1])
     app.setApplicationName("Triadic")
     app.setOrganizationName("Triadic")

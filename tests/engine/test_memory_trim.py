@@ -44,3 +44,42 @@ def test_source_lines_kept_for_tracebacks_are_dropped_on_the_main_thread_only():
     release_free_memory()
     assert __file__ not in linecache.cache
     assert "release_free_memory" in "".join(linecache.getlines(__file__))  # read again when asked
+
+
+_HEAPS_AFTER_THREADS = """
+import ctypes, sys, threading
+from engine.memory_trim import share_heaps
+if sys.argv[1] == "shared":
+    assert share_heaps(2)
+go = threading.Barrier(6)
+def work():
+    go.wait()
+    held = [bytes(3000) for _ in range(2000)]  # heap blocks, from six threads at once
+    go.wait()
+threads = [threading.Thread(target=work) for _ in range(6)]
+for t in threads: t.start()
+for t in threads: t.join()
+libc = ctypes.CDLL(None)
+libc.tmpfile.restype = ctypes.c_void_p
+out = libc.tmpfile()
+libc.malloc_info(0, ctypes.c_void_p(out))
+libc.fflush(ctypes.c_void_p(out))
+size = libc.ftell(ctypes.c_void_p(out))
+libc.rewind(ctypes.c_void_p(out))
+text = ctypes.create_string_buffer(size)
+libc.fread(text, 1, size, ctypes.c_void_p(out))
+print(text.raw.decode().count("<heap nr="))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heaps")
+def test_threads_started_after_share_heaps_allocate_from_at_most_that_many_heaps():
+    import subprocess
+
+    def heaps(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", _HEAPS_AFTER_THREADS, mode], capture_output=True, text=True,
+                              check=True, cwd=Path(__file__).resolve().parents[2])
+        return int(done.stdout.strip())
+
+    assert heaps("own") > 2  # each thread its own heap: the C library's default
+    assert heaps("shared") <= 2
