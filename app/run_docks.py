@@ -16,6 +16,8 @@ Verdicts, Memory and Contracts docks, hidden tabs whose modules and widgets the 
 need) gets its dock, title, place and toggle at start-up like any other, but its panel is built,
 imported and mounted only when the dock is first shown (`LazyDockPanel`); they start as hidden tabs,
 so the window's start-up never loads them. Mounting feeds the panel the selected run then, as any panel.
+The Timeline and Cost & tokens docks (`needs_run`) also wait for a run to show: in front with no run,
+they say how to get one (a saved layout may put them in front at start-up).
 
 Invariants: a factory that raises is reported in the status bar and its dock left out (the window
 still opens; a lazy one's dock says so in place of the panel); names are unique; the order of
@@ -54,6 +56,7 @@ class RunDockSpec:
     factory: Callable[..., QWidget]
     with_controller: bool = False  # the factory is given the RunController (e.g. for the store's path)
     lazy: bool = False  # the panel is built when its dock is first shown (a heavy import)
+    needs_run: str = ""  # lazy, and built only once a run is shown too; what the dock says until then
 
 
 def _compare_panel() -> QWidget:
@@ -66,6 +69,9 @@ def _runs_panel(controller: RunController) -> QWidget:
     from widgets.runs import RunsPanel
 
     return RunsPanel(controller.db_path)  # its own connection to the same file, read and deleted off the loop
+
+
+_NO_RUN = "No run to show yet. Run the workflow (F5) or open a past run from the Runs list to see {what}."
 
 
 def _timeline_panel() -> QWidget:
@@ -101,10 +107,12 @@ def _contracts_panel() -> QWidget:
 # One line per run dock; tabbed per area in this order (the first of an area is raised).
 RUN_DOCKS: list[RunDockSpec] = [
     RunDockSpec("trace", "Trace", Area.BottomDockWidgetArea, TracePanel),
-    RunDockSpec("timeline", "Timeline", Area.BottomDockWidgetArea, _timeline_panel, lazy=True),
+    RunDockSpec("timeline", "Timeline", Area.BottomDockWidgetArea, _timeline_panel, lazy=True,
+                needs_run=_NO_RUN.format(what="its model and tool calls laid out in time, node by node")),
     RunDockSpec("events", "Events", Area.BottomDockWidgetArea, EventsPanel),
     RunDockSpec("call", "Call", Area.RightDockWidgetArea, CallInspectorPanel),
-    RunDockSpec("cost", "Cost && tokens", Area.RightDockWidgetArea, _cost_panel, lazy=True),
+    RunDockSpec("cost", "Cost && tokens", Area.RightDockWidgetArea, _cost_panel, lazy=True,
+                needs_run=_NO_RUN.format(what="what it spends, in money and tokens, as it goes")),
     RunDockSpec("verdicts", "Verdicts", Area.RightDockWidgetArea, _verdicts_panel, lazy=True),
     RunDockSpec("memory", "Memory", Area.RightDockWidgetArea, _memory_panel, lazy=True),
     RunDockSpec("human", "Human gate", Area.RightDockWidgetArea, HumanGatePanel),
@@ -127,7 +135,7 @@ def mount_run_docks(window: QMainWindow, controller: RunController,
             raise ValueError(f"run dock {spec.name!r} registered twice")
         factory = (lambda s=spec: s.factory(controller)) if spec.with_controller else spec.factory
         if spec.lazy:
-            widget: QWidget = LazyDockPanel(spec.name, spec.title, factory, controller)
+            widget: QWidget = LazyDockPanel(spec.name, spec.title, factory, controller, needs_run=spec.needs_run)
         else:
             try:
                 widget = factory()

@@ -119,3 +119,32 @@ def test_hidden_tabs_build_their_panels_late_with_the_store_the_links_and_the_mo
     first = window.runs.runs[run_id].projection.events[1].seq
     contracts.event_requested.emit(first)  # "Go to event": the link was wired when the panel was built
     assert shown_at == ["events"]
+
+
+def test_the_timeline_in_front_waits_for_a_run_before_loading_the_plots(
+        qtbot: QtBot, gui_loop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """A saved layout may put the Timeline in front at start-up: with no run to show it says how to get
+    one and builds nothing (no plotting libraries in a window that is only designing); once a run is
+    selected while it is in front, its panel is built and shows that run."""
+    window = run_window(qtbot, tmp_path, "triad")
+    timeline = window.docks["timeline"]
+    stand_in = timeline.widget()
+    assert isinstance(stand_in, LazyDockPanel)
+
+    async def scenario() -> str:
+        timeline.raise_()  # in front, no run yet
+        await settle(0.2)
+        assert "timeline" not in window.runs.views.panels and timeline.widget() is stand_in
+        assert stand_in.waiting is not None and stand_in.waiting.isVisible()
+        assert "F5" in stand_in.waiting.text() and "past run" in stand_in.waiting.text()
+        run_id = await window.runs.start_run({}, {})
+        assert run_id is not None
+        await until(lambda: "timeline" in window.runs.views.panels)
+        await window.runs.runs[run_id].task
+        await settle()
+        return run_id
+
+    run_id = drive(gui_loop, scenario())
+    panel = window.runs.views.panels["timeline"]
+    assert timeline.widget() is panel and panel.projection is window.runs.runs[run_id].projection
+    assert "cost" not in window.runs.views.panels  # a hidden tab: not built by a run either

@@ -40,9 +40,9 @@ def test_a_drag_back_with_the_timeline_in_front_needs_no_worker_after_the_first_
         for name in ("timeline", "cost"):
             window.docks[name].show()
             window.docks[name].raise_()
-        await until(lambda: all(n in panels and panels[n].isVisible() for n in ("timeline", "cost")))  # mounted when shown
         run_id = await window.runs.start_run({}, {})
         assert run_id is not None
+        await until(lambda: all(n in panels and panels[n].isVisible() for n in ("timeline", "cost")))  # in front: mounted once a run is shown
         await window.runs.runs[run_id].task
         if reopened:
             window.runs.close_run(run_id)

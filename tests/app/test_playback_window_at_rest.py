@@ -42,9 +42,9 @@ def test_after_a_drag_back_the_window_holds_exactly_the_moment(
         for name in ("timeline", "cost"):
             window.docks[name].show()
             window.docks[name].raise_()
-        await until(lambda: all(n in panels and panels[n].isVisible() for n in ("timeline", "cost")))
         run_id = await window.runs.start_run({}, {})
         assert run_id is not None
+        await until(lambda: all(n in panels and panels[n].isVisible() for n in ("timeline", "cost")))  # in front: mounted once a run is shown
         await window.runs.runs[run_id].task
         await asyncio.sleep(0.2)
         track = window.playback_bar.track
