@@ -255,3 +255,22 @@ def test_text_that_merely_contains_key_like_words_is_not_a_secret() -> None:
     wf = hand_built()
     wf.set_param("do", "prompt", "Run task-generate-the-final-report-now and ask-for-approval-from-the-owner")
     assert "task-generate" in dumps_workflow(wf)
+
+
+def test_a_loaded_file_holds_each_id_and_port_name_once():
+    """An edge's ends name nodes and ports the file repeats for every edge: once loaded they are the very
+    strings the nodes hold (one object each), not a copy per mention."""
+    from engine.graph.format import dumps_workflow, loads_workflow
+
+    wf = Workflow("shared")
+    for node_id in ("a", "b", "c"):
+        wf.add_node(Node(node_id, "executor", node_id.upper()))
+    wf.add_edge(Edge("e1", "a", "result", "b", "context"))
+    wf.add_edge(Edge("e2", "a", "result", "c", "context"))
+    wf.add_edge(Edge("e3", "b", "result", "c", "task"))
+    loaded = loads_workflow(dumps_workflow(wf))
+    e1, e2, e3 = (loaded.edges[i] for i in ("e1", "e2", "e3"))
+    assert e1.source is loaded.nodes["a"].id and e2.source is loaded.nodes["a"].id
+    assert e3.source is loaded.nodes["b"].id and e1.target is loaded.nodes["b"].id
+    assert e1.source_port is e2.source_port is e3.source_port
+    assert e1.target_port is e2.target_port
