@@ -87,6 +87,7 @@ class OverviewPainter:
         self._prepare_later.setInterval(PREPARE_AT_REST_MS)
         self._prepare_later.timeout.connect(self._prepare_at_rest)
         self.builds = 0  # batches built (tests, benchmarks)
+        self._prepared: tuple[int, int] | None = None  # the items `prepare_far` built the batch from
 
     def set_active(self, active: bool) -> None:
         if active == self.active:
@@ -178,10 +179,12 @@ class OverviewPainter:
         skip = set(live_nodes)
         live_edges = {edge for node in live_nodes for edge in scene.edges_of(node.node_id)}
         if self._edges_stale or live_edges != set(self._live_edges):
-            self._lines = [edge.line() for edge in scene.edge_items.values() if edge not in live_edges]
-            if self._edges_stale:  # not when a drag only takes its edges out: the image keeps them where they
-                self.density.invalidate()  # were (a build on the worker would slow the drag's frames)
-            self.coarse.invalidate()
+            lines = [edge.line() for edge in scene.edge_items.values() if edge not in live_edges]
+            if lines != self._lines:  # the same lines (a build's far picture made ahead): the images stay
+                self._lines = lines
+                if self._edges_stale:  # not when a drag only takes its edges out: the image keeps them where
+                    self.density.invalidate()  # they were (a build on the worker would slow the drag's frames)
+                self.coarse.invalidate()
             self._edges_stale = False
         self._live_nodes, self._live_edges = live_nodes, list(live_edges)
         entries = self._entries
@@ -200,6 +203,29 @@ class OverviewPainter:
                 boxes.setdefault(key, []).append(rect)
         self.builds += 1
         return boxes
+
+    def prepare_far(self, scale: float) -> Callable[[], bool]:
+        """Have the far picture's edge image for `scale` built on the worker now (a large workflow's build
+        does this before it shows, so the first fitted paint blits it); returns whether it is built."""
+        scene = self.scene
+        self._boxes = self._build()
+        self._prepared = (len(scene.node_items), len(scene.edge_items))
+        color = scene.theme.edge
+        self.density.prepare(self._lines, scale, color)
+        return lambda: self.density.has_current(scale, color)
+
+    def built_whole(self) -> None:
+        """The scene shows a whole new workflow: the batch is rebuilt at the next paint — unless
+        `prepare_far` built it from these very items and nothing changed since (an edit, a removal or
+        a mark drops the batch; an item added during the build changes the counts)."""
+        prepared, self._prepared = self._prepared, None
+        scene = self.scene
+        same = prepared == (len(scene.node_items), len(scene.edge_items))
+        if same and self._boxes is not None and not self._edges_stale:
+            self._drop_pictures()  # pictures of what was shown before
+            scene.contents_changed.emit()
+        else:
+            self.invalidate()
 
     def paint(self, painter: QPainter, exposed: QRectF) -> None:
         if self._boxes is None:

@@ -163,7 +163,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         """The build's last step (`SceneBuild`): the scene shows the whole workflow."""
         self.building = False
         self._set_rect_around(self.content_rect())
-        self.overview.invalidate()
+        self.overview.built_whole()
         self._release_later.start()  # once the open's aftermath is done, what the old document held goes back
         self.workflow_replaced.emit()
 

@@ -22,7 +22,9 @@ Invariants:
   the scene is gone: what waited is dropped — it was meant for the workflow being built); the zero
   timer is the build's own, not the scene's, so a build whose scene was deleted still ends;
 - a graph whose far picture draws its edges as a density image (numpy, ~0.15 s to import) has numpy
-  imported on a worker thread during the build, not in the first paint;
+  imported on a worker thread during the build, not in the first paint, and a sliced build of one
+  the view will show that far out ends only once the image for the view's fit is built on the worker
+  (or `FAR_PICTURE_WAIT_S` passed): the first fitted paint blits it;
 - the cycle collector is paused from `start` until the build ends either way (done: after the
   scene's followers and what waited ran, so a window can set the new items aside first): thousands of
   new objects would otherwise trigger passes over everything between slices.
@@ -44,13 +46,15 @@ from PySide6.QtWidgets import QGraphicsItem
 from engine.gc_pause import gc_paused
 from engine.graph.model import Workflow
 from widgets.canvas.node_item import PORT_REACH, box_size
-from widgets.canvas.overview import MAX_FAR_EDGES
+from widgets.canvas.overview import FAR_ZOOM, MAX_FAR_EDGES
 from widgets.worker_thread import WorkerThread
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import CanvasScene
 
 SLICE_MS = 12.0  # a slice's budget: with the index update and a repaint of the window it stays well under 50 ms
+WAIT_MS = 4  # between looks at the worker building the far picture's image
+FAR_PICTURE_WAIT_S = 1.0  # at most this long; then the first fitted paint builds what is missing
 SMALL = 400  # items to drop and build done at once, inside `start` (~6 ms): the caller sees the scene built
 Callback = Callable[[], None]
 _WARM_UP = WorkerThread("canvas-warm-up")
@@ -94,6 +98,7 @@ class SceneBuild:
         self._steps = self._items()
         self._pause = ExitStack()
         self._timer: QTimer | None = None
+        self._sliced = False  # built over turns of the loop (not `finish_now`): it may wait for the far picture
 
     def start(self) -> None:
         """Build a small workflow now; a large one in slices from the next turn of the loop on."""
@@ -101,6 +106,7 @@ class SceneBuild:
         if self.total <= SMALL:
             self.finish_now()
         else:
+            self._sliced = True
             self.scene.build_progressed.emit(0, self.total)  # covered from the start (see `BuildCover`)
             if len(self.workflow.edges) > MAX_FAR_EDGES and "numpy" not in sys.modules:
                 _WARM_UP.post(lambda: importlib.import_module("numpy"))  # the far picture's edges need it
@@ -111,8 +117,9 @@ class SceneBuild:
         self._then.append(callback)
 
     def finish_now(self) -> None:
-        """Build what is left in one piece."""
+        """Build what is left in one piece (the far picture's image is then built by its first paint)."""
         if not self.ended:
+            self._sliced = False
             for _ in self._steps:
                 pass
             self._done()
@@ -128,8 +135,9 @@ class SceneBuild:
         old, self.old = self.old, []
         return old
 
-    def _items(self) -> Iterator[bool]:
-        """Build one item a step (True); the last step (False) leaves the scene's end to a turn of its own."""
+    def _items(self) -> Iterator[bool | None]:
+        """Build one item a step (True); wait for the far picture's image a turn (None); the last step
+        (False) leaves the scene's end to a turn of its own."""
         scene, workflow, old = self.scene, self.workflow, self.old
         while old:  # deleted now, as `QGraphicsScene.clear` would (a follower may still hold the wrapper)
             item = old.pop()
@@ -150,7 +158,26 @@ class SceneBuild:
                 item.line()  # made now, in its slice, rather than by the first far-zoom paint
             self.built += 1
             yield True
+        if self._sliced:
+            yield from self._far_picture()
         yield False
+
+    def _far_picture(self) -> Iterator[bool | None]:
+        """A graph the view will show far out with its edges as a density image: have that image built on
+        the worker before the build ends (None: wait a turn), so the first fitted paint blits it instead
+        of building it on the GUI thread (~0.1–0.15 s the first time in a process)."""
+        scene = self.scene
+        views = [view for view in scene.views() if hasattr(view, "fit_zoom")]
+        if len(scene.edge_items) <= MAX_FAR_EDGES or not views:
+            return
+        scale = views[0].fit_zoom()
+        if scale >= FAR_ZOOM:
+            return
+        ready = scene.overview.prepare_far(scale)
+        yield True  # the lines and boxes were a slice's work: the loop gets a turn
+        waited_until = time.perf_counter() + FAR_PICTURE_WAIT_S
+        while self._sliced and not ready() and time.perf_counter() < waited_until:  # `finish_now`: no wait
+            yield None
 
     def _slice(self) -> None:
         if self.ended:
@@ -160,18 +187,21 @@ class SceneBuild:
             return
         deadline = time.perf_counter() + SLICE_MS / 1000
         for more in self._steps:  # `more` False: every item is built, the scene's end in the next turn
+            if more is None:  # waiting for the worker: look again shortly, without spinning
+                self._next_turn(WAIT_MS)
+                return
             if not more or time.perf_counter() >= deadline:
                 self.scene.build_progressed.emit(self.built, self.total)
                 self._next_turn()
                 return
         self._done()
 
-    def _next_turn(self) -> None:
+    def _next_turn(self, delay_ms: int = 0) -> None:
         if self._timer is None:
             self._timer = QTimer()
             self._timer.setSingleShot(True)
             self._timer.timeout.connect(self._slice)
-        self._timer.start(0)
+        self._timer.start(delay_ms)
 
     def _done(self) -> None:
         self.ended = True

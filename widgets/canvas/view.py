@@ -164,6 +164,14 @@ class CanvasView(ViewInputMixin, QGraphicsView):
     def zoom_reset(self) -> None:
         self.set_zoom(1.0)
 
+    def fit_zoom(self) -> float:
+        """The zoom `fit_to_view` would set for the content as it is now (`fitInView`'s arithmetic)."""
+        rect = self.canvas_scene().content_rect().adjusted(-40, -40, 40, 40)
+        area = QRectF(self.viewport().rect()).adjusted(2, 2, -2, -2)  # fitInView's margin
+        if rect.isEmpty() or area.isEmpty():
+            return self.zoom()
+        return min(MAX_ZOOM, max(MIN_ZOOM, min(area.width() / rect.width(), area.height() / rect.height(), 1.5)))
+
     def fit_to_view(self) -> None:
         self.settle_now()
         rect = self.canvas_scene().content_rect().adjusted(-40, -40, 40, 40)
