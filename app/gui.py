@@ -1,8 +1,10 @@
 """`launch()`: start the GUI — QApplication, the one qasync loop, the main window — and run it.
 
 Invariants: litellm is NOT imported here (cold start target < 1.5 s to the window shown); what runs
-need (the engine, tokenizer tables, litellm if a model needs it) loads in a worker thread when a person
-reaches for Run (`app.preload`), not when the window shows or a file opens; runs still live when the application quits are cancelled and recorded; a file
+need (the engine, tokenizer tables, litellm if a model needs it) loads in a worker thread when a
+person reaches for Run (`app.preload`), not when the window shows or a file opens; threads share two
+heaps (`engine.memory_trim.share_heaps`, set before the first thread starts); runs still live when
+the application quits are cancelled and recorded; a file
 given is read off the GUI thread while the window shows (`FileController.open_path`), and one that
 cannot be opened is reported in a dialog while the window stays on a blank workflow; the theme is
 applied once, before any widget is built; with `TRIADIC_QUIT_AFTER_SHOW=1` the window prints
