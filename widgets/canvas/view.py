@@ -39,6 +39,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QToolTip, QWidget
 
 from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
+from widgets.canvas.far_frame import drawn_region
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.scene import CanvasScene
 from widgets.canvas.theme import LOD_SIMPLE
@@ -79,6 +80,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._fast = False
         self._scaling = False
         self._jumping = False  # a jump (fit) moves the view without starting a gesture
+        self._far_exposed: QRectF | None = None  # the scene area a paint in overview mode really exposes
         self._canvas_scene = scene  # keeps the scene alive as long as the view
         self._quiet_since = 0.0  # monotonic time of the last input or frame of a gesture
         self._settle = QTimer(self)
@@ -262,10 +264,20 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.canvas_scene().set_moving(False)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
+        if self.canvas_scene().overview.active:  # Qt gathers items only where one draws (`far_frame`)
+            self._far_exposed = self.mapToScene(event.region().boundingRect()).boundingRect()
+            event = QPaintEvent(drawn_region(self, event.region()))
+        try:
+            super().paintEvent(event)
+        finally:
+            self._far_exposed = None
         if self.canvas_scene().moving:
             self._quiet_since = time.monotonic()
             self.canvas_scene().prefetch.after_frame()
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """The foreground (the overview) for the area the paint really exposes."""
+        super().drawForeground(painter, rect if self._far_exposed is None else self._far_exposed)
 
     def settle_now(self) -> None:
         """Come to rest at once (before a click or a selection: every item back in hit tests)."""
