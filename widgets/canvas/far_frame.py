@@ -7,18 +7,20 @@ each item meeting the exposed area, sorts them by stacking order and visits each
 5,000 nodes ~20,000 items that draw nothing, 3-6 ms of a frame (most of it the sort, more when
 the CPU's caches are cold after a pause, as they are when a person presses F).
 
-So in overview mode the view gives Qt's paint only the part of the exposed region where an item
-that draws lies (`drawn_region`): the comments, and whatever a gesture adds (the rubber band, a
-connection's line, a comment's editor), i.e. every item of the scene's `drawn_items`. Qt still
-paints the whole background (its cached pixmap covers the viewport), an item there as before
-(unclipped), and the foreground, the overview, is painted for the real exposed area
-(`CanvasView.drawForeground`). Painting is all this changes: every item stays in the index,
-so clicks, hovers, tooltips, menus, rubber bands and drags find the nodes and edges as before.
+So in overview mode, with the view's background cached (as it always is), the view gives Qt's
+paint only the part of the exposed region where an item that draws lies (`drawn_region`): the
+comments, and whatever a gesture adds (the rubber band, a connection's line, a comment's editor),
+i.e. every item of the scene's `drawn_items`. Qt still paints the whole background (its cached
+pixmap covers the viewport), an item there as before (unclipped), and the foreground, the
+overview, is painted for the real exposed area (`CanvasView.drawForeground`). Painting is all this
+changes: every item stays in the index, so clicks, hovers, tooltips, menus, rubber bands and drags
+find the nodes and edges as before.
 
 Invariants: in overview mode node, edge, `EdgeLayer` and `RunLayer` items paint nothing (the two
 layers cover the whole scene, so they are always gathered, and return at once); every other item
-the scene holds is one of its `drawn_items`, and the region given to Qt holds the exposed part of
-each visible one's bounds in view pixels, grown by 2 px (Qt grows an item's painted rect by as much).
+the scene holds is one of its `drawn_items` (items come through `CanvasScene.addItem`, none has
+children), and the region given to Qt holds the exposed part of each visible one's bounds in view
+pixels, grown by 2 px (Qt grows an item's painted rect by as much).
 """
 
 from __future__ import annotations

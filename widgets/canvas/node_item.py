@@ -58,7 +58,7 @@ def box_size(node: Node) -> tuple[float, float]:
     return width, HEADER_HEIGHT if node.ui.collapsed else height
 
 
-# A node item's flags: the only ones it ever has, so the overview switches them whole (`set_node_flags`).
+# A node item's flags: the only ones it ever has, so the overview switches them whole (`OverviewPainter.set_active`).
 NODE_FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
 FAR_NODE_FLAGS = NODE_FLAGS | QGraphicsItem.GraphicsItemFlag.ItemHasNoContents  # in overview mode: paints nothing
 

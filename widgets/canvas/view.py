@@ -50,6 +50,7 @@ MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) in
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 PREPARE_MS = 90  # idle time after which the edges of the view at rest are painted ahead on a worker
 WAIT_MS = 60  # how much longer the view stays in its gesture while that picture is still being painted
+_CACHED_BACKGROUND = QGraphicsView.CacheModeFlag.CacheBackground
 
 
 class CanvasView(ViewInputMixin, QGraphicsView):
@@ -92,7 +93,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._prepare.timeout.connect(self._on_quiet)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
-        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setCacheMode(_CACHED_BACKGROUND)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
@@ -264,7 +265,8 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.canvas_scene().set_moving(False)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        if self.canvas_scene().overview.active:  # Qt gathers items only where one draws (`far_frame`)
+        if self.canvas_scene().overview.active and self.cacheMode() & _CACHED_BACKGROUND:
+            # Qt gathers items only where one draws (`far_frame`); its cached background covers the viewport
             self._far_exposed = self.mapToScene(event.region().boundingRect()).boundingRect()
             event = QPaintEvent(drawn_region(self, event.region()))
         try:
