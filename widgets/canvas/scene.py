@@ -13,7 +13,8 @@ Invariants:
 - edges are painted by one `EdgeLayer` item (batched), never by their own items;
 - in overview mode (zoomed out below `LOD_SIMPLE`) items keep their place in the index (hit
   tests, selection) but paint nothing: `OverviewPainter` draws all nodes and edges in a few
-  batched calls instead of one Python `paint` per item;
+  batched calls instead of one Python `paint` per item, and the view has Qt paint items only where
+  one of `drawn_items` lies (`far_frame`: comments, a gesture's items), so Qt never gathers them;
 - while the view zooms (`zooming`), or moves in overview mode, the unselected node and edge
   items are paused (`ItemPause`: hidden, so Qt does not gather them each frame) and one cached
   picture draws them; they are back in the index when the view rests and before any click;

@@ -15,7 +15,9 @@ Invariants:
   (`CanvasScene.prepare_rest`), so the settle frame copies them (while that picture is still being
   painted, the gesture ends up to `WAIT_MS` later); any input cancels that picture;
 - fit (F) is a jump, not a gesture: the view comes to rest and is painted at full quality at once
-  (pausing 20,000 items for a single frame and showing them again cost more than it saved).
+  (pausing 20,000 items for a single frame and showing them again cost more than it saved);
+- in overview mode a paint hands Qt only the area where an item that draws there lies, and the
+  overview (the foreground) is painted for the whole exposed area (`far_frame`).
 """
 
 from __future__ import annotations
