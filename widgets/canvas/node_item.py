@@ -58,6 +58,11 @@ def box_size(node: Node) -> tuple[float, float]:
     return width, HEADER_HEIGHT if node.ui.collapsed else height
 
 
+# A node item's flags: the only ones it ever has, so the overview switches them whole (`OverviewPainter.set_active`).
+NODE_FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+FAR_NODE_FLAGS = NODE_FLAGS | QGraphicsItem.GraphicsItemFlag.ItemHasNoContents  # in overview mode: paints nothing
+
+
 class NodeItem(QGraphicsRectItem):
     # attributes in slots, not a per-item dict (less memory a node; see EdgeItem)
     __slots__ = (
@@ -86,7 +91,7 @@ class NodeItem(QGraphicsRectItem):
         self.node = node
         self.node_id = node.id
         self.setPen(Qt.PenStyle.NoPen)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlags(NODE_FLAGS)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.highlighted: set[PortKey] | None = None  # compatible ports while connecting
         self._snaps: dict[bool, QPixmap] = {}  # a zoom picture's snapshots, by detail (see `snapshot`)

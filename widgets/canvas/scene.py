@@ -13,7 +13,8 @@ Invariants:
 - edges are painted by one `EdgeLayer` item (batched), never by their own items;
 - in overview mode (zoomed out below `LOD_SIMPLE`) items keep their place in the index (hit
   tests, selection) but paint nothing: `OverviewPainter` draws all nodes and edges in a few
-  batched calls instead of one Python `paint` per item;
+  batched calls instead of one Python `paint` per item, and the view has Qt paint items only where
+  one of `drawn_items` lies (`far_frame`: comments, a gesture's items), so Qt never gathers them;
 - while the view zooms (`zooming`), or moves in overview mode, the unselected node and edge
   items are paused (`ItemPause`: hidden, so Qt does not gather them each frame) and one cached
   picture draws them; they are back in the index when the view rests and before any click;
@@ -39,9 +40,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRectF, QTimer, Signal
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from engine.graph.model import Workflow
 from engine.memory_trim import release_free_memory
@@ -53,6 +55,7 @@ from widgets.canvas.item_pause import ItemPause
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.overview import OverviewPainter
 from widgets.canvas.problem_marks import ProblemMarks
+from widgets.canvas.run_layer import RunLayer
 from widgets.canvas.run_overlay import RunOverlay
 from widgets.canvas.scene_build import SceneBuild, content_around, expected_content
 from widgets.canvas.scene_motion import SceneMotionMixin
@@ -69,6 +72,7 @@ NodeBox = tuple[float, float, float, float, NodeItem]  # a node's scene bounds (
 # costs ~0.01 ms an edge, the fit frame 12 ms, and hit tests at zoom 1 stay under 3 ms a frame
 # (measured at 5,000 nodes / 15,000 edges, depths 4–10: 4–8 alike, 10 and up slower).
 BSP_DEPTH = 6
+_DRAW_NOTHING_FAR = (NodeItem, EdgeItem, EdgeLayer, RunLayer)  # item types that paint nothing in overview mode
 RELEASE_AFTER_MS = 500  # after a new document's scene is built: its validation, minimap and inspector are done
 
 
@@ -84,6 +88,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         super().__init__(parent)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.setBspTreeDepth(BSP_DEPTH)
+        self._drawn: set[QGraphicsItem] = set()  # drawn_items
         self.theme: CanvasTheme = theme_for(False)
         self.fast_mode = False
         self.moving = False
@@ -382,6 +387,23 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
                 item.apply(data)
         for comment_id in set(self.comment_items) - seen:
             self.removeItem(self.comment_items.pop(comment_id))
+
+    # -- items that draw in overview mode ------------------------------------------------------
+    def addItem(self, item: QGraphicsItem) -> None:
+        super().addItem(item)
+        if type(item) not in _DRAW_NOTHING_FAR:
+            self._drawn.add(item)
+
+    def removeItem(self, item: QGraphicsItem) -> None:
+        super().removeItem(item)
+        self._drawn.discard(item)
+
+    def drawn_items(self) -> list[QGraphicsItem]:
+        """Every item of the scene that may draw in overview mode: all but nodes, edges and the two layers
+        (comments, and what a gesture adds: a rubber band, a connection's line, a comment's editor)."""
+        gone = {item for item in self._drawn if not shiboken6.isValid(item) or item.scene() is not self}
+        self._drawn -= gone
+        return list(self._drawn)
 
     # -- background --------------------------------------------------------------------------
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:

@@ -15,7 +15,9 @@ Invariants:
   (`CanvasScene.prepare_rest`), so the settle frame copies them (while that picture is still being
   painted, the gesture ends up to `WAIT_MS` later); any input cancels that picture;
 - fit (F) is a jump, not a gesture: the view comes to rest and is painted at full quality at once
-  (pausing 20,000 items for a single frame and showing them again cost more than it saved).
+  (pausing 20,000 items for a single frame and showing them again cost more than it saved);
+- in overview mode a paint hands Qt only the area where an item that draws there lies, and the
+  overview (the foreground) is painted for the whole exposed area (`far_frame`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QToolTip, QWidget
 
 from widgets.canvas.comment_item import CommentItem
 from widgets.canvas.edge_item import EdgeItem
+from widgets.canvas.far_frame import drawn_region
 from widgets.canvas.node_item import NodeItem
 from widgets.canvas.scene import CanvasScene
 from widgets.canvas.theme import LOD_SIMPLE
@@ -49,6 +52,7 @@ MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) in
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 PREPARE_MS = 90  # idle time after which the edges of the view at rest are painted ahead on a worker
 WAIT_MS = 60  # how much longer the view stays in its gesture while that picture is still being painted
+_CACHED_BACKGROUND = QGraphicsView.CacheModeFlag.CacheBackground
 
 
 class CanvasView(ViewInputMixin, QGraphicsView):
@@ -79,6 +83,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._fast = False
         self._scaling = False
         self._jumping = False  # a jump (fit) moves the view without starting a gesture
+        self._far_exposed: QRectF | None = None  # the scene area a paint in overview mode really exposes
         self._canvas_scene = scene  # keeps the scene alive as long as the view
         self._quiet_since = 0.0  # monotonic time of the last input or frame of a gesture
         self._settle = QTimer(self)
@@ -90,7 +95,7 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self._prepare.timeout.connect(self._on_quiet)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
-        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setCacheMode(_CACHED_BACKGROUND)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
@@ -262,10 +267,21 @@ class CanvasView(ViewInputMixin, QGraphicsView):
         self.canvas_scene().set_moving(False)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
+        if self.canvas_scene().overview.active and self.cacheMode() & _CACHED_BACKGROUND:
+            # Qt gathers items only where one draws (`far_frame`); its cached background covers the viewport
+            self._far_exposed = self.mapToScene(event.region().boundingRect()).boundingRect()
+            event = QPaintEvent(drawn_region(self, event.region()))
+        try:
+            super().paintEvent(event)
+        finally:
+            self._far_exposed = None
         if self.canvas_scene().moving:
             self._quiet_since = time.monotonic()
             self.canvas_scene().prefetch.after_frame()
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """The foreground (the overview) for the area the paint really exposes."""
+        super().drawForeground(painter, rect if self._far_exposed is None else self._far_exposed)
 
     def settle_now(self) -> None:
         """Come to rest at once (before a click or a selection: every item back in hit tests)."""
