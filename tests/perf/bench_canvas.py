@@ -7,7 +7,8 @@ Gestures (`canvas_window.WindowDriver`: real events to the canvas, the loop runn
   16 out, under three mouse positions;
 - `trackpad`: pixel-delta scrolls in phases (begin, 40 updates 12 ms apart, end), in then out;
 - `pan_1` / `pan_025`: middle-button drags (60 moves 16 ms apart) at zoom 1 and 0.25;
-- `fit`: the F key from zoom 1 at several places;
+- `fit`: the F key from zoom 1 at several places; `fit_after_edit`: the same right after a node was
+  moved there;
 - `drag_1`, `drag_05`, `drag_025`, `drag_fit`: a node with many edges dragged (60 moves 16 ms apart)
   at zoom 1, 0.5, 0.25 and at fit.
 For each: median, p95 and max frame (input → painted, busy loop time), the first full-quality frame
@@ -112,6 +113,24 @@ def fit(driver: WindowDriver, gesture: Gesture) -> None:
         driver.rest(gesture)
 
 
+def fit_after_edit(driver: WindowDriver, gesture: Gesture) -> None:
+    """F right after a person moved a node at zoom 1 (the edit's validation and minimap done meanwhile)."""
+    view = driver.view
+    scene = view.canvas_scene()
+    window = driver.window
+    nodes = list(window.document.workflow.nodes.values())  # type: ignore[attr-defined]
+    for i in range(8):
+        node = nodes[(i * 613) % len(nodes)]
+        view.set_zoom(1.0)
+        view.centerOn(scene.node_items[node.id])
+        driver.idle(300)
+        window.editor.move_nodes({node.id: (node.ui.x, node.ui.y)},  # type: ignore[attr-defined]
+                                 {node.id: (node.ui.x + 30.0, node.ui.y + 20.0)})
+        driver.idle(600)
+        gesture.frames.append(driver.key(Qt.Key.Key_F, "f"))
+        driver.rest(gesture)
+
+
 def drag_at(zoom: float | None) -> Callable[[WindowDriver, Gesture], None]:
     def drag(driver: WindowDriver, gesture: Gesture) -> None:
         view = driver.view
@@ -138,6 +157,7 @@ def drag_at(zoom: float | None) -> Callable[[WindowDriver, Gesture], None]:
 
 GESTURES: dict[str, Callable[[WindowDriver, Gesture], None]] = {
     "wheel": wheel, "trackpad": trackpad, "pan_1": pan_at(1.0), "pan_025": pan_at(0.25), "fit": fit,
+    "fit_after_edit": fit_after_edit,
     "drag_1": drag_at(1.0), "drag_05": drag_at(0.5), "drag_025": drag_at(0.25), "drag_fit": drag_at(None),
 }
 

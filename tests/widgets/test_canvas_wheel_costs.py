@@ -144,3 +144,23 @@ def test_the_band_image_is_built_while_the_view_rests_far_out(big, qtbot):
     view.set_zoom(0.3)  # the first notches into the band find it
     render(view)
     assert overview.coarse.draws == 1 and not overview.coarse.density.building()
+
+
+def test_a_moved_node_is_measured_again_alone_and_the_content_follows_it(qtbot):
+    """After an edit moves a node, its box is measured again in place (not all 5,000, which F would pay
+    for after every edit) and the content — what F fits — includes where it went."""
+    from engine.graph.generate import generate_workflow
+
+    wf = generate_workflow(200, seed=2)
+    scene = CanvasScene(wf)
+    boxes = scene.node_boxes()
+    node = next(iter(wf.nodes.values()))
+    far = scene.content_rect().right() + 5000.0
+    node.ui.x = far
+    scene.sync_node_positions([node.id])
+    after = scene.node_boxes()
+    assert after is boxes  # the same list, updated in place
+    item = scene.node_items[node.id]
+    assert [b for b in after if b[4] is item] == [(*item.sceneBoundingRect().getCoords(), item)]
+    assert after == [(*i.sceneBoundingRect().getCoords(), i) for i in scene.node_items.values()]
+    assert scene.content_rect().right() >= far

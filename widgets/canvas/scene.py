@@ -102,6 +102,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         self._edges_of: dict[str, set[EdgeItem]] = {}
         self._content: QRectF | None = None  # content_rect, measured lazily
         self._node_boxes: list[NodeBox] | None = None  # node_boxes, measured lazily
+        self._box_at: dict[NodeItem, int] = {}  # where each node's box is in `_node_boxes`
         self.signals: WorkflowSignals | None = None
         self.building = False
         self._build: SceneBuild | None = None
@@ -211,6 +212,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         against ~6 ms asking each item for its bounds)."""
         if self._node_boxes is None:
             self._node_boxes = [(*item.sceneBoundingRect().getCoords(), item) for item in self.node_items.values()]
+            self._box_at = {box[4]: at for at, box in enumerate(self._node_boxes)}
         return self._node_boxes
 
     def nodes_meeting(self, area: QRectF) -> Iterator[NodeItem]:
@@ -223,6 +225,22 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
         """Nodes or comments moved, came, went or changed size: measure again when next asked."""
         self._content = None
         self._node_boxes = None
+
+    def _measure_again(self, node_ids: list[str]) -> None:
+        """These nodes moved or changed size: their boxes are measured again now (an edit's node, where
+        measuring all 5,000 again would cost F ~5–10 ms after each edit), the content when next asked."""
+        self._content = None
+        boxes, items = self._node_boxes, self.node_items
+        if boxes is None or len(node_ids) > len(boxes) // 8:
+            self._node_boxes = None
+            return
+        for node_id in node_ids:
+            item = items.get(node_id)
+            at = self._box_at.get(item) if item is not None else None
+            if at is None:  # not measured yet: all of them again
+                self._node_boxes = None
+                return
+            boxes[at] = (*item.sceneBoundingRect().getCoords(), item)
 
     def _measure_content(self) -> QRectF:
         comments = [item.sceneBoundingRect() for item in self.comment_items.values()]
@@ -239,7 +257,7 @@ class CanvasScene(SceneMotionMixin, QGraphicsScene):
     def update_edges(self, node_ids: Iterable[str]) -> None:
         """Recompute the paths of the edges attached to these nodes (each edge once)."""
         node_ids = list(node_ids)
-        self._forget_geometry()
+        self._measure_again(node_ids)
         todo: set[EdgeItem] = set()
         for node_id in node_ids:
             todo |= self._edges_of.get(node_id, set())
