@@ -32,8 +32,11 @@ def wire_run_actions(window: MainWindow) -> None:
     a, runs = window.actions_by_name, window.runs
     a["run"].triggered.connect(lambda _=False: request_run(window))
     # a person reaching for Run: what a run needs starts loading off the GUI loop (app.preload)
-    a["run"].hovered.connect(lambda: runs.warmup.start(window.document.workflow))
-    window.menus["run"].aboutToShow.connect(lambda: runs.warmup.start(window.document.workflow))
+    def warm_up() -> None:
+        runs.warmup.start(window.document.workflow)
+
+    a["run"].hovered.connect(warm_up)
+    window.menus["run"].aboutToShow.connect(warm_up)
     a["stop"].triggered.connect(lambda _=False: runs.stop())
     a["pause"].triggered.connect(lambda _=False: runs.toggle_pause())
     a["step"].triggered.connect(lambda _=False: runs.step())

@@ -41,8 +41,11 @@ def _probe(path: str, folder: str) -> int:
 
     app = gui.application()
 
+    def main_window() -> Any:
+        return next(w for w in app.topLevelWidgets() if hasattr(w, "document"))
+
     def report() -> None:
-        window = next(w for w in app.topLevelWidgets() if hasattr(w, "document"))
+        window = main_window()
         print(json.dumps({**_status_mb(), "opened": window.document.path == path,
                           "run_modules_loaded": [m for m in RUN_MODULES if m in sys.modules]}), flush=True)
         window.document.undo_stack.setClean()
@@ -53,8 +56,7 @@ def _probe(path: str, folder: str) -> int:
         QTimer.singleShot(int(RESTED_S * 1000), report)
 
     def watch() -> None:
-        window = next(w for w in app.topLevelWidgets() if hasattr(w, "document"))
-        window.files.opened.connect(opened)
+        main_window().files.opened.connect(opened)
 
     QTimer.singleShot(0, watch)  # the window exists once the loop turns; the file is read meanwhile
     return gui.launch(path, db=str(Path(folder) / "trace.db"))
