@@ -49,3 +49,43 @@ def test_a_selection_at_fit_paints_a_new_picture_showing_it(big, monkeypatch):
     after = render(view)
     assert picture.repaints == 2 and after != before
     assert after == painted_directly(view, monkeypatch)
+
+
+def test_an_edit_made_zoomed_in_has_the_fitted_picture_made_again_at_idle_so_f_is_a_blit(big, monkeypatch, qtbot):
+    wf, scene, view = big
+    overview = scene.overview
+    picture = overview.far_picture
+    view.fit_to_view()
+    before = render(view)
+    view.set_zoom(1.0)
+    view.settle_now()
+    render(view)
+    content = scene.content_rect()
+    node = next(n for n in wf.nodes.values()  # moved well inside the content: F fits the same view
+                if content.adjusted(200, 200, -200, -200).contains(scene.node_items[n.id].sceneBoundingRect()))
+    node.ui.x += 30.0
+    node.ui.y += 20.0
+    scene.sync_node_positions([node.id])
+    qtbot.waitUntil(lambda: overview.fit_ahead.pictures == 1, timeout=5000)
+    repaints, images = picture.repaints, overview.density.builds
+    view.fit_to_view()
+    after = render(view)
+    assert picture.repaints == repaints and overview.density.builds == images  # a blit of what was made ahead
+    assert after != before  # the node (and its edges) where they are now
+    assert after == painted_directly(view, monkeypatch)
+
+
+def test_nothing_is_made_ahead_while_the_overview_shows_or_before_the_view_was_ever_fitted(big, qtbot):
+    _, scene, view = big
+    overview = scene.overview
+    view.set_zoom(1.0)
+    view.settle_now()
+    render(view)
+    view.select_nodes([next(iter(scene.node_items))])
+    qtbot.wait(400)
+    assert overview.fit_ahead.pictures == 0  # no fitted view to paint ahead for
+    view.fit_to_view()
+    render(view)
+    view.select_nodes([list(scene.node_items)[1]])
+    qtbot.wait(400)
+    assert overview.fit_ahead.pictures == 0  # the overview's own paint shows it

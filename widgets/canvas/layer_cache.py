@@ -20,14 +20,15 @@ Invariants: the picture is only used when the owner says so (the view is moving,
 dragged); any change of what the layer shows calls `invalidate()`, and a changed `key` (theme,
 mode) repaints; the image never covers more than `MAX_PIXELS` (then the layer is painted
 directly) and is dropped when the view comes to rest — except a picture at rest (the overview's
-far picture, `margin` 0, drawn only unscaled), which its owner keeps until what it shows changes.
+far picture, `margin` 0, drawn only unscaled), which its owner keeps until what it shows changes,
+and may then have painted again for the same view ahead of need (`repaint_kept`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QImage, QPainter, QRegion, QTransform
 
 MARGIN = 0.3  # of the exposed width / height, on each side
@@ -47,11 +48,35 @@ class LayerCache:
         self._scale = 0.0
         self._last_scale = 0.0  # the zoom of the previous draw: tells zooming in from out
         self._key: Hashable = None
+        self._made: tuple[QTransform, QSize, float, QPainter.RenderHint] | None = None  # how the last one was painted
         self.repaints = 0  # how many pictures were painted (tests, benchmarks)
         self.shifted = 0  # how many of them copied the old picture's overlap (tests, benchmarks)
 
     def invalidate(self) -> None:
         self._image = None
+
+    def kept_zoom(self) -> float | None:
+        """The zoom of the last picture painted, when it was dropped since (`repaint_kept` can paint it
+        again); None when there is a picture now, or never was one."""
+        return self._scale if self._image is None and self._made is not None else None
+
+    def repaint_kept(self, key: Hashable, paint: Painter) -> None:
+        """Paint the last picture again, over the same area at the same zoom, as `draw` would paint it for
+        that view and `key` (what the layer shows changed, the view did not): ready before the view next
+        needs it (a picture of another key would be painted again anyway)."""
+        if self._made is None or key != self._key:
+            return
+        transform, size, ratio, hints = self._made
+        image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(ratio)
+        image.fill(Qt.GlobalColor.transparent)
+        inner = QPainter(image)
+        inner.setRenderHints(hints)
+        inner.setWorldTransform(transform)
+        paint(inner, self._scene_rect)
+        inner.end()
+        self._image = image
+        self.repaints += 1
 
     def draw(self, painter: QPainter, area: QRectF, key: Hashable, paint: Painter, scaled: bool,
              floor: float = 0.0) -> None:
@@ -99,7 +124,7 @@ class LayerCache:
         transform = painter.worldTransform()
         old = self._image if self.shifts and key == self._key and abs(transform.m11() - self._scale) < 1e-9 else None
         old_rect = self._scene_rect
-        self._image = None
+        self._image, self._made = None, None
         device = transform.mapRect(area)
         dx, dy = device.width() * margin, device.height() * margin
         box: QRect = device.adjusted(-dx, -dy, dx, dy).toAlignedRect()
@@ -112,6 +137,7 @@ class LayerCache:
         inner = QPainter(image)
         inner.setRenderHints(painter.renderHints())
         inner.setWorldTransform(transform * QTransform.fromTranslate(-box.left(), -box.top()))
+        self._made = (inner.worldTransform(), image.size(), ratio, painter.renderHints())
         scene_rect, _ = transform.inverted()
         covered = scene_rect.mapRect(QRectF(box))
         if old is None:

@@ -26,7 +26,9 @@ At rest below `FAR_ZOOM` (the density image) the batch is drawn from a second pi
 once at device resolution for the view's transform (`far_picture`, no margin) and blitted 1:1,
 the same pixels as painting it: F pressed again, or any repaint of the fitted view, costs a blit
 instead of the density image scaled and ~5,000 boxes filled. It survives the mode switch (the
-batch does not depend on it) and is dropped with the gesture picture on every change of the batch.
+batch does not depend on it) and is dropped with the gesture picture on every change of the batch;
+a change made zoomed in is followed, once the window is idle, by the batch, the density image and
+that picture made again for the same view (`FitAhead`), so F right after an edit is a blit too.
 
 While nodes are dragged (`scene.fast_mode`) the selected nodes and their edges are *live*: left
 out of the batch (built once when the drag starts) and drawn directly on top each frame, so a
@@ -52,6 +54,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from widgets.canvas.coarse_edges import CoarseEdges
 from widgets.canvas.edge_density import EdgeDensity
+from widgets.canvas.fit_ahead import FitAhead
 from widgets.canvas.layer_cache import LayerCache
 from widgets.canvas.node_item import FAR_NODE_FLAGS, NODE_FLAGS, NodeItem
 from widgets.canvas.rest_picture import RestPicture
@@ -89,6 +92,7 @@ class OverviewPainter:
         self._prepare_later.timeout.connect(self._prepare_at_rest)
         self.builds = 0  # batches built (tests, benchmarks)
         self._prepared: tuple[int, int] | None = None  # the items `prepare_far` built the batch from
+        self.fit_ahead = FitAhead(self, MAX_FAR_EDGES)  # the far picture painted again at idle after an edit
 
     def set_active(self, active: bool) -> None:
         if active == self.active:
@@ -136,11 +140,37 @@ class OverviewPainter:
         self.cache.invalidate()
         self.far_picture.invalidate()
         self.generation += 1
+        self.fit_ahead.schedule()
 
     def _on_density_ready(self) -> None:
         self._drop_pictures()
-        if self.active and shiboken6.isValid(self.scene):  # the scene may be gone by the time a build ends
+        if not shiboken6.isValid(self.scene):  # the scene may be gone by the time a build ends
+            return
+        if self.active:
             self.scene.update()
+        else:
+            self.fit_ahead.schedule(0)  # the far picture it waited for
+
+    def ensure_batch(self) -> None:
+        """Build the batch now if a change dropped it (at idle: the next paint finds it)."""
+        if self._boxes is None:
+            self._boxes = self._build()
+
+    def density_ready(self, zoom: float) -> bool:
+        """The edges' density image for `zoom` shows the lines as they are now; else it is built on the worker."""
+        color = self.scene.theme.edge
+        if self.density.has_current(zoom, color):
+            return True
+        self.density.prepare(self._lines, zoom, color)
+        return False
+
+    def far_key(self) -> tuple[bool]:
+        """What the far picture depends on besides the batch and the view."""
+        return (self.scene.theme.dark,)
+
+    def paint_far(self, painter: QPainter, exposed: QRectF) -> None:
+        """What the far picture shows: the batch, the edges from the density image."""
+        self._paint_batch(painter, exposed)
 
     def _on_coarse_ready(self) -> None:
         """Only a picture of a gesture shows the coarse edges: at rest nothing changes on screen."""
@@ -231,8 +261,7 @@ class OverviewPainter:
             self.invalidate()
 
     def paint(self, painter: QPainter, exposed: QRectF) -> None:
-        if self._boxes is None:
-            self._boxes = self._build()
+        self.ensure_batch()
         many = len(self._lines) > MAX_FAR_EDGES
         if many and not self._live_nodes:  # the band's image, before a picture in the band needs it
             if self.scene.moving or painter.worldTransform().m11() >= FAR_ZOOM:
@@ -242,7 +271,7 @@ class OverviewPainter:
         if self.scene.moving and not self._live_nodes:
             self.cache.draw(painter, exposed, (self.scene.theme.dark,), self._paint_picture, scaled=self.scene.zooming)
         elif many and not self._live_nodes and painter.worldTransform().m11() < FAR_ZOOM:
-            self.far_picture.draw(painter, exposed, (self.scene.theme.dark,), self._paint_batch, scaled=False)
+            self.far_picture.draw(painter, exposed, self.far_key(), self.paint_far, scaled=False)
         elif self._live_nodes or not self.rest.draw(painter, self.generation, self.scene.theme):
             self._paint_batch(painter, exposed)
         if self._live_nodes:
@@ -273,8 +302,7 @@ class OverviewPainter:
         if not self.active or self.scene.fast_mode:
             self.rest.cancel()
             return
-        if self._boxes is None:
-            self._boxes = self._build()
+        self.ensure_batch()
         if len(self._lines) > MAX_FAR_EDGES and transform.m11() < FAR_ZOOM:
             self.rest.cancel()
             return
