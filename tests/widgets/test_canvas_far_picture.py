@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QImage
 
+from engine.graph.generate import generate_workflow
 from tests.widgets.canvas_render import large_canvas, render
 from widgets.canvas import CanvasView
 from widgets.canvas.overview import FAR_ZOOM
@@ -89,3 +90,17 @@ def test_nothing_is_made_ahead_while_the_overview_shows_or_before_the_view_was_e
     view.select_nodes([list(scene.node_items)[1]])
     qtbot.wait(400)
     assert overview.fit_ahead.pictures == 0  # the overview's own paint shows it
+
+
+def test_a_new_workflow_is_not_painted_ahead_for_the_last_ones_fitted_view(big, qtbot):
+    _, scene, view = big
+    view.fit_to_view()
+    render(view)
+    view.set_zoom(1.0)
+    view.settle_now()
+    render(view)
+    scene.set_workflow(generate_workflow(1300, edges_per_node=3, seed=4))
+    qtbot.waitUntil(lambda: not scene.building, timeout=5000)
+    view.select_nodes([next(iter(scene.node_items))])
+    qtbot.wait(400)
+    assert scene.overview.fit_ahead.pictures == 0

@@ -55,6 +55,10 @@ class LayerCache:
     def invalidate(self) -> None:
         self._image = None
 
+    def forget(self) -> None:
+        """Drop the picture and what it was painted for (`repaint_kept` has nothing to paint again)."""
+        self._image, self._made = None, None
+
     def kept_zoom(self) -> float | None:
         """The zoom of the last picture painted, when it was dropped since (`repaint_kept` can paint it
         again); None when there is a picture now, or never was one."""

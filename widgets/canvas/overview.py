@@ -253,6 +253,7 @@ class OverviewPainter:
         a mark drops the batch; an item added during the build changes the counts)."""
         prepared, self._prepared = self._prepared, None
         scene = self.scene
+        self.far_picture.forget()  # its view was the last workflow's: nothing to paint again ahead
         same = prepared == (len(scene.node_items), len(scene.edge_items))
         if same and self._boxes is not None and not self._edges_stale:
             self._drop_pictures()  # pictures of what was shown before
