@@ -173,8 +173,10 @@ class SceneBuild:
         scale = views[0].fit_zoom()
         if scale >= FAR_ZOOM:
             return
+        for _ in scene.overview.measure_boxes():  # the boxes in the build's slices
+            yield True
         ready = scene.overview.prepare_far(scale)
-        yield True  # the lines and boxes were a slice's work: the loop gets a turn
+        yield True  # the lines and the boxes' colours were a slice's work: the loop gets a turn
         waited_until = time.perf_counter() + FAR_PICTURE_WAIT_S
         while self._sliced and not ready() and time.perf_counter() < waited_until:  # `finish_now`: no wait
             yield None
