@@ -207,24 +207,26 @@ class OverviewPainter:
     def measure_boxes(self, chunk: int | None = 250) -> Iterator[None]:
         """Measure the boxes a change left stale (every one after `invalidate`), `chunk` at a time with a
         pause (a yield) between (a large workflow's build measures its 5,000 boxes, 20–45 ms, in its slices);
-        a change made meanwhile is measured before it ends."""
-        scene = self.scene
+        a box stays stale until it is measured, so a change made meanwhile, or a batch built meanwhile,
+        measures what it needs."""
         while True:
-            stale = self._stale_nodes
-            if stale is None:
+            if self._stale_nodes is None:
                 self._entries.clear()
-                todo = list(scene.node_items.values())
-                self._stale_nodes = set()  # changes made from now on are added to it
-            else:
-                todo = list(stale)
-                stale.clear()
-            if not todo:
+                self._stale_nodes = set(self.scene.node_items.values())
+            stale = self._stale_nodes
+            if not stale:
                 return
+            todo = list(stale)
             step = chunk or len(todo)
             for start in range(0, len(todo), step):
-                self._measure(todo[start:start + step])
-                if start + step < len(todo):
-                    yield
+                part = todo[start:start + step]
+                self._measure(part)
+                stale.difference_update(part)
+                if start + step >= len(todo):
+                    break
+                yield
+                if self._stale_nodes is not stale:  # every box changed meanwhile: start again
+                    break
 
     def _measure(self, items: list[NodeItem]) -> None:
         scene = self.scene
