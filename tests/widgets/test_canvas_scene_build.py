@@ -43,6 +43,14 @@ def _built(qtbot: QtBot, scene: CanvasScene) -> None:
     qtbot.waitUntil(lambda: not scene.building, timeout=10_000)
 
 
+def _partly_built(qtbot: QtBot, scene: CanvasScene, nodes: int) -> None:
+    """Wait until more than `nodes` nodes are built, the build still under way: caught as a slice reports its
+    progress (the next slice waits for the loop), where a poll could miss it on a busy machine."""
+    with qtbot.waitSignal(scene.build_progressed, timeout=10_000,
+                          check_params_cb=lambda _built, _total: len(scene.node_items) > nodes):
+        pass
+
+
 def _matches(scene: CanvasScene, wf: Workflow) -> bool:
     positions = {i: (item.x(), item.y()) for i, item in scene.node_items.items()}
     return (positions == {n.id: (n.ui.x, n.ui.y) for n in wf.nodes.values()}
@@ -84,7 +92,7 @@ def test_edits_made_during_the_build_are_shown(qtbot: QtBot) -> None:
     wf = generate_workflow(300, seed=4)
     ids = list(wf.nodes)
     scene.set_workflow(wf)
-    qtbot.waitUntil(lambda: 20 < len(scene.node_items) < len(ids) - 20, timeout=10_000)
+    _partly_built(qtbot, scene, 20)
     built = next(i for i in ids if i in scene.node_items)
     waiting = next(i for i in reversed(ids) if i not in scene.node_items and i != ids[0])
     wf.move_node(built, 4321.0, 1234.0)  # already built: moved now
@@ -110,7 +118,7 @@ def test_the_newest_workflow_wins_and_the_old_items_go(qtbot: QtBot) -> None:
     _built(qtbot, scene)
     old = next(iter(scene.node_items.values()))
     scene.set_workflow(second)
-    qtbot.waitUntil(lambda: len(scene.node_items) > 10, timeout=10_000)
+    _partly_built(qtbot, scene, 10)
     waited: list[str] = []
     scene.after_build(lambda: waited.append("second"))
     scene.set_workflow(third)  # the second's build is abandoned, and what waited for it
@@ -127,7 +135,7 @@ def test_the_newest_workflow_wins_and_the_old_items_go(qtbot: QtBot) -> None:
 def test_a_scene_deleted_during_its_build_lets_the_collector_go(qtbot: QtBot) -> None:
     scene, view, _cover = _canvas(qtbot)
     scene.set_workflow(generate_workflow(300, seed=8))
-    qtbot.waitUntil(lambda: len(scene.node_items) > 10, timeout=10_000)
+    _partly_built(qtbot, scene, 10)
     assert collection_paused()
     shiboken6.delete(view)  # the window closed: the scene goes with its view
     qtbot.waitUntil(lambda: not collection_paused(), timeout=5000)
@@ -138,7 +146,7 @@ def test_the_canvas_is_covered_clicks_and_wheel_are_dropped_keys_wait(qtbot: QtB
     scene, view, cover = _canvas(qtbot)
     wf = generate_workflow(300, seed=9)
     scene.set_workflow(wf)
-    qtbot.waitUntil(lambda: len(scene.node_items) > 10, timeout=10_000)
+    _partly_built(qtbot, scene, 10)
     assert cover.covering and cover.geometry() == view.viewport().geometry()
     zoom = view.zoom()
     centre = view.viewport().rect().center()
@@ -213,7 +221,7 @@ def test_a_large_graph_shown_far_out_ends_its_build_with_the_edge_image_ready(
 def test_a_large_graph_shown_far_out_measures_its_overview_boxes_in_the_builds_slices(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     """The far picture's boxes (20–45 ms for 5,000 nodes in one piece) are measured a chunk per turn of the
-    build, and a box changed while they are measured is measured again before they are done."""
+    build; a box changed while they are measured is measured again, and a batch built meanwhile is whole."""
     import widgets.canvas.overview as overview
 
     monkeypatch.setattr(overview, "MAX_FAR_EDGES", 50)
@@ -238,6 +246,8 @@ def test_a_large_graph_shown_far_out_measures_its_overview_boxes_in_the_builds_s
     next(steps)
     first = next(item for item in painter._entries if painter._entries[item] == entries[item])
     first.setSelected(True)  # the scene drops that box (`invalidate_boxes([first])`)
+    boxes = painter._build()  # a paint meanwhile: every box, the ones not measured yet too
+    assert sum(len(rects) for rects in boxes.values()) == 600
     for _ in steps:
         pass
     assert painter._entries[first][0] == scene.theme.selection.name()  # measured again before it ended
