@@ -70,13 +70,7 @@ class LayerCache:
         needs it (a picture of another key would be painted again anyway)."""
         if self._made is None or key != self._key:
             return
-        transform, size, ratio, hints = self._made
-        image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
-        image.setDevicePixelRatio(ratio)
-        image.fill(Qt.GlobalColor.transparent)
-        inner = QPainter(image)
-        inner.setRenderHints(hints)
-        inner.setWorldTransform(transform)
+        image, inner = _blank_picture(*self._made)
         paint(inner, self._scene_rect)
         inner.end()
         self._image = image
@@ -135,13 +129,9 @@ class LayerCache:
         ratio = painter.device().devicePixelRatioF()
         if box.isEmpty() or box.width() * box.height() * ratio**2 > MAX_PIXELS or transform.isRotating():
             return
-        image = QImage(box.size() * ratio, QImage.Format.Format_ARGB32_Premultiplied)
-        image.setDevicePixelRatio(ratio)  # a high-DPI screen: as sharp as painting directly
-        image.fill(Qt.GlobalColor.transparent)
-        inner = QPainter(image)
-        inner.setRenderHints(painter.renderHints())
-        inner.setWorldTransform(transform * QTransform.fromTranslate(-box.left(), -box.top()))
-        self._made = (inner.worldTransform(), image.size(), ratio, painter.renderHints())
+        self._made = (transform * QTransform.fromTranslate(-box.left(), -box.top()), box.size() * ratio, ratio,
+                      painter.renderHints())
+        image, inner = _blank_picture(*self._made)
         scene_rect, _ = transform.inverted()
         covered = scene_rect.mapRect(QRectF(box))
         if old is None:
@@ -152,6 +142,19 @@ class LayerCache:
         inner.end()
         self._image, self._scene_rect, self._scale, self._key = image, covered, transform.m11(), key
         self.repaints += 1
+
+
+def _blank_picture(transform: QTransform, size: QSize, ratio: float,
+                   hints: QPainter.RenderHint) -> tuple[QImage, QPainter]:
+    """A transparent picture of `size` device pixels at pixel `ratio` (a high-DPI screen: as sharp as
+    painting directly) and a painter on it with `hints`, mapping the scene by `transform`."""
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
+    image.fill(Qt.GlobalColor.transparent)
+    inner = QPainter(image)
+    inner.setRenderHints(hints)
+    inner.setWorldTransform(transform)
+    return image, inner
 
 
 def _paint_shifted(inner: QPainter, transform: QTransform, box: QRect, old: QImage, old_corner: QPointF,

@@ -51,6 +51,7 @@ ROLE_MIME = "application/x-triadic-role"
 MIN_ZOOM, MAX_ZOOM = 0.01, 4.0  # F fits a 5,000-node graph (~20,000 px wide) into a 400 px canvas
 SETTLE_MS = 150  # idle time after the last scroll or zoom before edges are drawn smooth again
 PREPARE_MS = 90  # idle time after which the edges of the view at rest are painted ahead on a worker
+FIT_MARGIN = 40.0  # scene units around the content when F fits it
 WAIT_MS = 60  # how much longer the view stays in its gesture while that picture is still being painted
 _CACHED_BACKGROUND = QGraphicsView.CacheModeFlag.CacheBackground
 
@@ -171,15 +172,19 @@ class CanvasView(ViewInputMixin, QGraphicsView):
 
     def fit_zoom(self) -> float:
         """The zoom `fit_to_view` would set for the content as it is now (`fitInView`'s arithmetic)."""
-        rect = self.canvas_scene().content_rect().adjusted(-40, -40, 40, 40)
+        rect = self._fit_rect()
         area = QRectF(self.viewport().rect()).adjusted(2, 2, -2, -2)  # fitInView's margin
         if rect.isEmpty() or area.isEmpty():
             return self.zoom()
         return min(MAX_ZOOM, max(MIN_ZOOM, min(area.width() / rect.width(), area.height() / rect.height(), 1.5)))
 
+    def _fit_rect(self) -> QRectF:
+        """What F fits: the content with a margin."""
+        return self.canvas_scene().content_rect().adjusted(-FIT_MARGIN, -FIT_MARGIN, FIT_MARGIN, FIT_MARGIN)
+
     def fit_to_view(self) -> None:
         self.settle_now()
-        rect = self.canvas_scene().content_rect().adjusted(-40, -40, 40, 40)
+        rect = self._fit_rect()
         self._jumping = True
         try:
             self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
